@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// Registers tsx from this package (not the caller's folder) so the CLI runs from its TypeScript sources
+// and can load node modules written in TypeScript.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli/main.ts');
+process.exitCode = await main(process.argv);

@@ -1,0 +1,139 @@
+import type { RouteKind } from '../document/model.ts';
+
+/**
+ * The events of a run, in order. Every event carries a per-run monotonic `seq` and the dispatcher clock's
+ * `time` (ms). Items are named by path: `1`, `1.3` (the fourth child of a scatter of item 1), `1/e` (the
+ * item an embed placement runs in its child DAG). `dag` is the IRI of the document the placement is in,
+ * so a trace can be drawn over each document separately. Written one per line as JSON by `--events`.
+ */
+export type RunEvent =
+  | RunStartEvent
+  | RunEndEvent
+  | PlacementStartEvent
+  | PlacementEndEvent
+  | RouteEvent
+  | RetryScheduledEvent
+  | BudgetExhaustedEvent
+  | SalvageEvent
+  | ItemEndEvent
+  | ItemFailedEvent;
+
+interface Base {
+  readonly seq: number;
+  readonly time: number;
+  readonly runId: string;
+}
+
+interface ItemBase extends Base {
+  readonly item: string;
+  readonly dag: string;
+}
+
+export interface RunStartEvent extends Base {
+  readonly type: 'run.start';
+  readonly dag: string;
+  /** SHA-256 of the document's canonical N-Quads. */
+  readonly hash: string;
+  readonly items: number;
+}
+
+export interface RunEndEvent extends Base {
+  readonly type: 'run.end';
+  readonly dag: string;
+  readonly status: 'completed' | 'failed' | 'aborted';
+  readonly completed: number;
+  readonly failed: number;
+  readonly durationMs: number;
+}
+
+export interface PlacementStartEvent extends ItemBase {
+  readonly type: 'placement.start';
+  readonly placement: string;
+  /** 1 on the first execution of this placement for this item, 2 on the second, … */
+  readonly visit: number;
+}
+
+export interface PlacementEndEvent extends ItemBase {
+  readonly type: 'placement.end';
+  readonly placement: string;
+  /** The output the item left on (`error`/`retry` after a throw or timeout). */
+  readonly output: string;
+  readonly durationMs: number;
+  readonly error?: ErrorSummary;
+}
+
+/** An item moved along an edge. `exhausted` is a retry route's exhaustion edge. */
+export interface RouteEvent extends ItemBase {
+  readonly type: 'route';
+  readonly from: string;
+  readonly output: string;
+  readonly to: string;
+  readonly kind: RouteKind | 'exhausted';
+  readonly reason?: string;
+}
+
+export interface RetryScheduledEvent extends ItemBase {
+  readonly type: 'retry.scheduled';
+  readonly from: string;
+  readonly to: string;
+  readonly budget: string;
+  /** The budget's count after this spend (1 for the first retry). */
+  readonly attempt: number;
+  readonly delayMs: number;
+  /** Where the delay came from. */
+  readonly delaySource: 'backoff' | 'retry-after';
+  readonly reason?: string;
+}
+
+export interface BudgetExhaustedEvent extends ItemBase {
+  readonly type: 'budget.exhausted';
+  readonly from: string;
+  readonly budget: string;
+  readonly to: string;
+  /** `spent`: the budget is used up; `deadline`: the wait would not fit the run's remaining time. */
+  readonly why: 'spent' | 'deadline';
+  readonly reason?: string;
+}
+
+/** An item took a salvage route, or an exhaustion route to a recovery placement. */
+export interface SalvageEvent extends ItemBase {
+  readonly type: 'salvage';
+  readonly from: string;
+  readonly to: string;
+  readonly reason?: string;
+}
+
+export interface ItemEndEvent extends ItemBase {
+  readonly type: 'item.end';
+  readonly terminal: string;
+  readonly outcome: 'completed' | 'failed';
+}
+
+export interface ItemFailedEvent extends ItemBase {
+  readonly type: 'item.failed';
+  readonly placement: string;
+  readonly error: ErrorSummary;
+}
+
+/** A thrown error as it appears in events and results: plain JSON. */
+export interface ErrorSummary {
+  readonly code: string;
+  readonly message: string;
+  readonly retryable: boolean;
+  readonly kind?: 'timeout' | 'abort' | 'http' | 'network' | 'error';
+  readonly status?: number;
+}
+
+/** Every event type name, for schema checks and filters. */
+export const EVENT_TYPES = [
+  'run.start',
+  'run.end',
+  'placement.start',
+  'placement.end',
+  'route',
+  'retry.scheduled',
+  'budget.exhausted',
+  'salvage',
+  'item.end',
+  'item.failed',
+] as const satisfies readonly RunEvent['type'][];

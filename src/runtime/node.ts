@@ -1,0 +1,105 @@
+import { SwitchyardError } from '../errors.ts';
+
+/** What a node receives for each item: its id and its mutable, plain-JSON data. */
+export interface ItemView {
+  /** The item's path within the run, e.g. `1` or `1.3`. */
+  readonly id: string;
+  /** The item's data; a node changes it in place. Must stay plain JSON (it is checkpointed). */
+  data: Record<string, unknown>;
+}
+
+/** What a node may say beside the output it takes. */
+export interface RouteHints {
+  /** Why this output was taken; shown in events and traces. */
+  readonly reason?: string;
+  /** Wait before the retry target runs: ms as a number, or a Retry-After header value (seconds or HTTP-date). */
+  readonly retryAfter?: number | string;
+}
+
+/** A node's answer for one item: an output name, or an output with hints. */
+export type NodeResult<O extends string = string> = O | ({ readonly output: O } & RouteHints);
+
+/** The services and controls a node gets for one execution. */
+export interface NodeContext<S = unknown> {
+  /** Aborts when the run is aborted or this execution's deadline fires. */
+  readonly signal: AbortSignal;
+  /** The services object given to `createDispatcher`. */
+  readonly services: S;
+  /** The placement being executed, and the IRI of its document. */
+  readonly placement: string;
+  readonly dag: string;
+  /** 1 on the item's first execution of this placement, 2 on the second, … */
+  readonly visit: number;
+  /** The dispatcher clock's time. */
+  now(): number;
+  /** How many times retry routes have spent `budget` for this item (0 before the first retry). */
+  attempts(budget: string): number;
+  /**
+   * Runs `fn` once per item and key: the value is recorded in the item's journal, and a later visit
+   * (a retry, or a resumed run) gets the recorded value back without calling `fn` again.
+   */
+  step<T>(key: string, fn: () => T | Promise<T>): Promise<T>;
+}
+
+/** The context of a batch execution: one per item, in the order of `items`. */
+export interface BatchContext<S = unknown> {
+  readonly signal: AbortSignal;
+  readonly services: S;
+  readonly placement: string;
+  readonly dag: string;
+  now(): number;
+  /** The per-item contexts (attempts, journal) for `items[i]`. */
+  readonly contexts: readonly NodeContext<S>[];
+}
+
+/** A node implementation registered under an IRI. Give `run` for one item at a time, or `batch`. */
+export interface NodeDefinition<O extends string = string, S = unknown> {
+  readonly id: string;
+  /** The outputs it may route to (besides the engine's `retry` and `error`). */
+  readonly outputs: readonly O[];
+  readonly description?: string;
+  readonly run?: (item: ItemView, ctx: NodeContext<S>) => NodeResult<O> | Promise<NodeResult<O>>;
+  /** Receives every item waiting at the placement, up to `maxBatch`; returns one result per item. */
+  readonly batch?: (items: readonly ItemView[], ctx: BatchContext<S>) => Promise<readonly NodeResult<O>[]>;
+  readonly maxBatch?: number;
+}
+
+/**
+ * Declares a node; the identity function, there for type inference of the outputs.
+ * @example
+ * const validate = defineNode({
+ *   id: 'urn:example:validate',
+ *   outputs: ['valid', 'invalid'],
+ *   run: (item) => (item.data.draft ? 'valid' : 'invalid'),
+ * });
+ */
+export function defineNode<const O extends string, S = unknown>(definition: NodeDefinition<O, S>): NodeDefinition<O, S> {
+  if (!definition.run && !definition.batch) {
+    throw new SwitchyardError('E_NODE_MODULE', `node '${definition.id}' has neither run nor batch; give one of them`);
+  }
+  return definition;
+}
+
+/** Node implementations by IRI; one per dispatcher, never global. */
+export interface NodeRegistry {
+  get(id: string): NodeDefinition | undefined;
+  /** The node's declared outputs, or undefined when the IRI is not registered. */
+  outputsOf(id: string): readonly string[] | undefined;
+  ids(): readonly string[];
+}
+
+/** Builds a registry; a duplicate IRI is an error. */
+export function createRegistry(nodes: Iterable<NodeDefinition<string, never>>): NodeRegistry {
+  const byId = new Map<string, NodeDefinition>();
+  for (const node of nodes) {
+    if (byId.has(node.id)) {
+      throw new SwitchyardError('E_NODE_MODULE', `node '${node.id}' is registered twice; give each node its own IRI`);
+    }
+    byId.set(node.id, node as NodeDefinition);
+  }
+  return {
+    get: (id) => byId.get(id),
+    outputsOf: (id) => byId.get(id)?.outputs,
+    ids: () => [...byId.keys()].sort(),
+  };
+}
