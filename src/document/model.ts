@@ -134,3 +134,8 @@ export const ENGINE_OUTPUTS: Readonly<Record<PlacementKind, readonly string[]>> 
   terminal: [],
   phase: [],
 });
+
+/** DAG documents by IRI, for embed placements and scatter sub-DAGs. */
+export interface DagLibrary {
+  get(id: string): Dag | undefined;
+}
