@@ -77,7 +77,11 @@ export class SwitchyardError extends Error {
   readonly code: ErrorCode;
   readonly problems: readonly Problem[];
 
-  constructor(code: ErrorCode, message: string, options: { cause?: unknown; problems?: readonly Problem[] } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; problems?: readonly Problem[] } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SwitchyardError';
     this.code = code;
@@ -87,10 +91,18 @@ export class SwitchyardError extends Error {
 
 /** True when `value` is a SwitchyardError (also across module copies). */
 export function isSwitchyardError(value: unknown): value is SwitchyardError {
-  return value instanceof Error && value.name === 'SwitchyardError' && typeof (value as { code?: unknown }).code === 'string';
+  return (
+    value instanceof Error &&
+    value.name === 'SwitchyardError' &&
+    typeof (value as { code?: unknown }).code === 'string'
+  );
 }
 
 /** Builds a problem; `severity` follows the code's prefix. */
-export function problem(code: ProblemCode, message: string, where: Omit<Problem, 'code' | 'severity' | 'message'> = {}): Problem {
+export function problem(
+  code: ProblemCode,
+  message: string,
+  where: Omit<Problem, 'code' | 'severity' | 'message'> = {},
+): Problem {
   return { code, severity: code.startsWith('W_') ? 'warning' : 'error', message, ...where };
 }

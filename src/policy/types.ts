@@ -52,7 +52,9 @@ export interface ClassificationOptions {
 
 /** A timing override: any subset of the fields. */
 export type TimingOverride = {
-  readonly [K in keyof TimingPolicy]?: K extends 'backoff' | 'retryAfter' ? Partial<TimingPolicy[K]> : TimingPolicy[K];
+  readonly [K in keyof TimingPolicy]?: K extends 'backoff' | 'retryAfter'
+    ? Partial<TimingPolicy[K]>
+    : TimingPolicy[K];
 };
 
 /** A whole runtime policy, with every default filled. */

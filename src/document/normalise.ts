@@ -1,0 +1,128 @@
+/**
+ * The JSON-LD path: any JSON-LD form of a DAG (expanded, aliased terms, inline or array contexts, typed
+ * literals, flattened) is expanded with the offline loader in safe mode, then framed back into the canonical
+ * compact form that the schema and the model expect.
+ */
+import { type Problem, problem } from '../errors.ts';
+import { expand, frameDag, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
+import { CONTEXT_IRI } from './model.ts';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+
+/** The canonical compact document, or the problems that kept it from being produced. */
+export interface Normalised {
+  readonly canonical: Record<string, unknown> | undefined;
+  readonly problems: readonly Problem[];
+}
+
+/** Rewrites typed literals the canonical form writes natively: xsd:integer as a number, xsd:string as a string. */
+export function nativeLiterals(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nativeLiterals);
+  if (value === null || typeof value !== 'object') return value;
+  const node = value as Record<string, unknown>;
+  if ('@value' in node && typeof node['@value'] === 'string' && Object.keys(node).length === 2) {
+    const literal = node['@value'];
+    if (node['@type'] === `${XSD}integer` && /^[+-]?[0-9]+$/.test(literal)) {
+      const number = Number(literal);
+      if (Number.isSafeInteger(number)) return { '@value': number };
+    }
+    if (node['@type'] === `${XSD}string`) return { '@value': literal };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(node)) out[key] = nativeLiterals(inner);
+  return out;
+}
+
+/** The JSON pointer of the first property named `name` in `value`, depth first. */
+export function findProperty(value: unknown, name: string, at = ''): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  for (const [key, inner] of entries) {
+    const pointer = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (!Array.isArray(value) && key === name) return pointer;
+    const found = findProperty(inner, name, pointer);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+function jsonLdProblem(error: unknown, raw: unknown, file: string | undefined): Problem {
+  const where = file === undefined ? {} : { file };
+  const refused = switchyardCause(error);
+  if (refused?.code === 'E_CONTEXT_REFUSED') return problem('E_CONTEXT_REFUSED', refused.message, where);
+  const event = safeModeEvent(error);
+  if (event) {
+    const term = event.details.property;
+    if (typeof term === 'string') {
+      const pointer = findProperty(raw, term);
+      return problem(
+        'E_JSONLD_LOSSY',
+        `term '${term}' is not in the Switchyard context, so a JSON-LD processor drops it — remove it, check its spelling, or map it to a Switchyard term in a local context`,
+        { ...where, ...(pointer === undefined ? {} : { pointer }) },
+      );
+    }
+    return problem(
+      'E_JSONLD_LOSSY',
+      `a JSON-LD processor would drop part of this document (${event.code}: ${event.message}) — write it with the terms of the Switchyard context`,
+      where,
+    );
+  }
+  return problem(
+    'E_JSONLD',
+    `not valid JSON-LD: ${oneLine(error)} — fix the document's JSON-LD structure`,
+    where,
+  );
+}
+
+function dagNodes(framed: Record<string, unknown>): Record<string, unknown>[] {
+  const graph = framed['@graph'];
+  if (Array.isArray(graph)) return graph as Record<string, unknown>[];
+  const { '@context': _context, ...node } = framed;
+  return Object.keys(node).length === 0 ? [] : [node];
+}
+
+/**
+ * Normalises any JSON-LD form of a DAG document into its canonical compact form.
+ *
+ * @example
+ * ```ts
+ * const { canonical, problems } = await normalise(JSON.parse(expandedText), 'dag.expanded.jsonld');
+ * ```
+ */
+export async function normalise(raw: unknown, file?: string): Promise<Normalised> {
+  const where = file === undefined ? {} : { file };
+  let framed: Record<string, unknown>;
+  try {
+    const expanded = await expand(raw);
+    framed = await frameDag(nativeLiterals(expanded));
+  } catch (error) {
+    return { canonical: undefined, problems: [jsonLdProblem(error, raw, file)] };
+  }
+  const nodes = dagNodes(framed);
+  if (nodes.length === 0) {
+    return {
+      canonical: undefined,
+      problems: [
+        problem(
+          'E_JSONLD',
+          `no node of type Dag — give the document's top node "@type": "Dag" (the term of ${CONTEXT_IRI})`,
+          where,
+        ),
+      ],
+    };
+  }
+  if (nodes.length > 1) {
+    const ids = nodes.map((n) => String(n['@id'] ?? '(blank node)')).join(', ');
+    return {
+      canonical: undefined,
+      problems: [
+        problem(
+          'E_JSONLD',
+          `${nodes.length} nodes of type Dag (${ids}) — put each DAG in a file of its own`,
+          where,
+        ),
+      ],
+    };
+  }
+  return { canonical: { '@context': CONTEXT_IRI, ...nodes[0] }, problems: [] };
+}

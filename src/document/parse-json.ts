@@ -1,0 +1,132 @@
+/**
+ * Strict JSON parsing with positions: syntax errors become `E_JSON_SYNTAX` problems with line and column,
+ * and JSON pointers into the parsed text can be mapped back to where they are written.
+ */
+import {
+  findNodeAtLocation,
+  type Node,
+  type ParseError,
+  parse,
+  parseTree,
+  printParseErrorCode,
+} from 'jsonc-parser';
+import { type Problem, problem } from '../errors.ts';
+
+/** A 1-based position in a text. */
+export interface Position {
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Maps an RFC 6901 pointer to where it is written, or undefined when the text has no such location. */
+export type Locate = (pointer: string) => Position | undefined;
+
+/** The outcome of {@link parseJson}: the value (undefined when the text is not JSON) and every syntax problem. */
+export interface ParsedJson {
+  readonly value: unknown;
+  readonly problems: readonly Problem[];
+  readonly locate: Locate;
+}
+
+// Keyed by jsonc-parser's error names: its error codes are a const enum, which verbatimModuleSyntax cannot import.
+const HINTS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'this is not a JSON token — quote strings with double quotes',
+  InvalidNumberFormat: 'malformed number — write digits, an optional fraction and exponent',
+  PropertyNameExpected:
+    'a property name is expected — quote it with double quotes, or remove a trailing comma',
+  ValueExpected: 'a value is expected — remove a trailing comma or add the missing value',
+  ColonExpected: "a ':' is expected after the property name",
+  CommaExpected: "a ',' is expected between items",
+  CloseBraceExpected: "a '}' is expected — close the object",
+  CloseBracketExpected: "a ']' is expected — close the array",
+  EndOfFileExpected: 'text after the end of the document — a file holds exactly one JSON value',
+  InvalidCommentToken: 'JSON has no comments — remove it',
+  UnexpectedEndOfComment: 'JSON has no comments — remove it',
+  UnexpectedEndOfString: 'the string is not closed — add the closing double quote',
+  UnexpectedEndOfNumber: 'the number is cut short — complete it',
+  InvalidUnicode: 'invalid \\u escape — write four hex digits',
+  InvalidEscapeCharacter: 'invalid escape — use \\" \\\\ \\/ \\b \\f \\n \\r \\t or \\uXXXX',
+  InvalidCharacter: 'control characters must be escaped inside strings',
+};
+
+/** The line/column of every offset of `text`, through a table of line starts. */
+function positionsOf(text: string): (offset: number) => Position {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  }
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - (starts[low] ?? 0) + 1 };
+  };
+}
+
+/** Splits an RFC 6901 pointer into its segments ('' is the whole document). */
+export function pointerSegments(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
+}
+
+/** Builds a {@link Locate} for `text`; a pointer to a property points at the property's name. */
+export function locator(text: string): Locate {
+  let tree: Node | undefined;
+  let parsed = false;
+  const position = positionsOf(text);
+  return (pointer) => {
+    if (!parsed) {
+      tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
+      parsed = true;
+    }
+    if (!tree) return undefined;
+    const node = findNodeAtLocation(tree, pointerSegments(pointer));
+    if (!node) return undefined;
+    const anchor = node.parent?.type === 'property' ? node.parent : node;
+    return position(anchor.offset);
+  };
+}
+
+/**
+ * Parses `text` as strict JSON (no comments, no trailing commas); every syntax error is a problem.
+ *
+ * @example
+ * ```ts
+ * const { value, problems } = parseJson('{"a": 1,}', 'a.json'); // problems[0].code === 'E_JSON_SYNTAX'
+ * ```
+ */
+export function parseJson(text: string, file?: string): ParsedJson {
+  const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const errors: ParseError[] = [];
+  const value: unknown = parse(source, errors, {
+    disallowComments: true,
+    allowTrailingComma: false,
+    allowEmptyContent: false,
+  });
+  const position = positionsOf(source);
+  const seen = new Set<number>();
+  const problems: Problem[] = [];
+  for (const error of errors) {
+    if (seen.has(error.offset)) continue;
+    seen.add(error.offset);
+    const { line, column } = position(error.offset);
+    const name = printParseErrorCode(error.error);
+    const hint = HINTS[name] ?? name;
+    problems.push(
+      problem('E_JSON_SYNTAX', `invalid JSON at ${line}:${column}: ${hint}`, {
+        line,
+        column,
+        ...(file === undefined ? {} : { file }),
+      }),
+    );
+  }
+  return { value: problems.length > 0 ? undefined : value, problems, locate: locator(source) };
+}

@@ -1,0 +1,139 @@
+/**
+ * From a schema-valid canonical document to the model: defaults filled in, `@id` as `id`, and every list
+ * (including JSON-LD sets) in canonical order, so that any form of the same graph gives a deep-equal model.
+ */
+import type {
+  Budget,
+  Dag,
+  GatherRequirement,
+  Mapping,
+  Placement,
+  PlacementKind,
+  Reducer,
+  Route,
+  RouteKind,
+} from './model.ts';
+
+type Json = Record<string, unknown>;
+
+/** Code-point order, independent of locale. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortedSet(values: unknown): string[] {
+  const strings = Array.isArray(values) ? values.map(String) : [];
+  return [...new Set(strings)].sort(compareStrings);
+}
+
+function records(values: unknown): Json[] {
+  return Array.isArray(values) ? (values as Json[]) : [];
+}
+
+/** `{ [name]: value }` when value is defined, else `{}`: for exact optional properties. */
+function optional<K extends string, V>(name: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [name]: value }) as { [P in K]?: V };
+}
+
+function str(value: unknown): string | undefined {
+  return value === undefined ? undefined : String(value);
+}
+
+function toRoute(raw: Json): Route {
+  const resets = raw.resets === undefined ? undefined : sortedSet(raw.resets);
+  return {
+    output: String(raw.output),
+    to: String(raw.to),
+    kind: (raw.kind ?? 'next') as RouteKind,
+    ...optional('budget', str(raw.budget)),
+    ...optional('exhausted', str(raw.exhausted)),
+    ...optional('resets', resets),
+    ...optional('label', str(raw.label)),
+  };
+}
+
+/** Routes in canonical order: by output, then target. */
+export function sortRoutes(routes: readonly Route[]): Route[] {
+  return [...routes].sort((a, b) => compareStrings(a.output, b.output) || compareStrings(a.to, b.to));
+}
+
+function toMappings(values: unknown): Mapping[] {
+  return records(values)
+    .map((m) => ({ from: String(m.from), to: String(m.to) }))
+    .sort((a, b) => compareStrings(a.from, b.from) || compareStrings(a.to, b.to));
+}
+
+function toPlacement(raw: Json): Placement {
+  const kind = raw.kind as PlacementKind;
+  const base = {
+    key: String(raw.key),
+    ...optional('label', str(raw.label)),
+    ...optional('description', str(raw.description)),
+  };
+  const routes = kind === 'terminal' || kind === 'phase' ? [] : sortRoutes(records(raw.routes).map(toRoute));
+  switch (kind) {
+    case 'task':
+      return { ...base, kind, node: String(raw.node), routes };
+    case 'scatter':
+      return {
+        ...base,
+        kind,
+        items: String(raw.items),
+        ...optional('node', str(raw.node)),
+        ...optional('dag', str(raw.dag)),
+        routes,
+      };
+    case 'gather':
+      return {
+        ...base,
+        kind,
+        reducer: (raw.reducer ?? 'collect') as Reducer,
+        require: (raw.require ?? 'all') as GatherRequirement,
+        ...optional('quorum', typeof raw.quorum === 'number' ? raw.quorum : undefined),
+        into: String(raw.into),
+        routes,
+      };
+    case 'embed':
+      return {
+        ...base,
+        kind,
+        dag: String(raw.dag),
+        input: toMappings(raw.input),
+        result: toMappings(raw.result),
+        routes,
+      };
+    case 'terminal':
+      return { ...base, kind, outcome: raw.outcome as 'completed' | 'failed', routes };
+    case 'phase':
+      return { ...base, kind, when: raw.when as 'pre' | 'post', node: String(raw.node), routes };
+  }
+}
+
+function toBudget(raw: Json): Budget {
+  return { name: String(raw.name), max: Number(raw.max), ...optional('description', str(raw.description)) };
+}
+
+/**
+ * Builds the model of a schema-valid canonical document (defaults filled in, lists sorted).
+ *
+ * @example
+ * ```ts
+ * const dag = toModel(JSON.parse(readFileSync('dags/compose-validate.jsonld', 'utf8')));
+ * ```
+ */
+export function toModel(canonical: object): Dag {
+  const doc = canonical as Json;
+  return {
+    id: String(doc['@id']),
+    name: String(doc.name),
+    version: String(doc.version),
+    ...optional('description', str(doc.description)),
+    entrypoints: sortedSet(doc.entrypoints),
+    budgets: records(doc.budgets)
+      .map(toBudget)
+      .sort((a, b) => compareStrings(a.name, b.name)),
+    placements: records(doc.placements)
+      .map(toPlacement)
+      .sort((a, b) => compareStrings(a.key, b.key)),
+  };
+}

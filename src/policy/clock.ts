@@ -1,0 +1,51 @@
+/**
+ * The real clock: monotonic time from `performance.now()` and abortable sleeps on the platform timers. It is
+ * the one place in the library that touches the global timers; everything else receives a {@link Clock}.
+ */
+import type { Clock } from './types.ts';
+
+/** setTimeout cannot wait longer than this in one go (a longer delay fires at once). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** The error a sleep rejects with when `signal` aborts: its reason if that is an Error, else an AbortError. */
+export function abortError(signal: AbortSignal): Error {
+  const reason: unknown = signal.reason;
+  return reason instanceof Error ? reason : new DOMException('The operation was aborted', 'AbortError');
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(abortError(signal));
+  if (!(ms > 0)) return Promise.resolve();
+  return new Promise<void>((resolve, reject) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let remaining = ms;
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(abortError(signal as AbortSignal));
+    };
+    const arm = () => {
+      const chunk = Math.min(remaining, MAX_TIMER_MS);
+      remaining -= chunk;
+      timer = setTimeout(() => {
+        if (remaining > 0) return arm();
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, chunk);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    arm();
+  });
+}
+
+/**
+ * The system clock: `now()` is `performance.now()` (monotonic, ms since process start); `sleep(ms, signal)`
+ * waits on a timer, resolves at once for `ms` ≤ 0 without a timer, and rejects at once with an AbortError
+ * (`signal.reason` when it is an Error) when `signal` is or becomes aborted, clearing its timer.
+ *
+ * @example
+ * await systemClock.sleep(250, AbortSignal.timeout(100)); // rejects with the TimeoutError after 100 ms
+ */
+export const systemClock: Clock = Object.freeze({
+  now: () => performance.now(),
+  sleep,
+});
