@@ -41,6 +41,19 @@ export function frameDag(input: unknown): Promise<Record<string, unknown>> {
   );
 }
 
+/**
+ * Compacts an expanded document holding one node tree with the Switchyard context. Safe mode is not needed
+ * here: expansion (in safe mode) already refused anything lossy, and compaction only renames.
+ */
+export function compactDag(expanded: unknown): Promise<Record<string, unknown>> {
+  return processor.compact(expanded, CONTEXT_IRI, {
+    documentLoader,
+    safe: false,
+    base: null,
+    compactToRelative: false,
+  });
+}
+
 /** The RDFC-1.0 canonical N-Quads of a document. */
 export function canonize(input: unknown): Promise<string> {
   return processor.canonize(input, { ...common, algorithm: 'RDFC-1.0', format: 'application/n-quads' });

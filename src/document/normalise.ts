@@ -4,7 +4,7 @@
  * compact form that the schema and the model expect.
  */
 import { type Problem, problem } from '../errors.ts';
-import { expand, frameDag, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
+import { compactDag, expand, frameDag, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
 import { CONTEXT_IRI } from './model.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -76,9 +76,10 @@ function jsonLdProblem(error: unknown, raw: unknown, file: string | undefined): 
 
 function dagNodes(framed: Record<string, unknown>): Record<string, unknown>[] {
   const graph = framed['@graph'];
-  if (Array.isArray(graph)) return graph as Record<string, unknown>[];
+  const isDag = (node: Record<string, unknown>) => node['@type'] === 'Dag';
+  if (Array.isArray(graph)) return (graph as Record<string, unknown>[]).filter(isDag);
   const { '@context': _context, ...node } = framed;
-  return Object.keys(node).length === 0 ? [] : [node];
+  return isDag(node) ? [node] : [];
 }
 
 /**
@@ -93,8 +94,10 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
   const where = file === undefined ? {} : { file };
   let framed: Record<string, unknown>;
   try {
-    const expanded = await expand(raw);
-    framed = await frameDag(nativeLiterals(expanded));
+    const expanded = nativeLiterals(await expand(raw)) as unknown[];
+    // One top-level node means the placements and routes are nested in it: compaction is enough, and several
+    // times faster than framing, which is kept for flattened documents whose nodes refer to each other by id.
+    framed = expanded.length === 1 ? await compactDag(expanded) : await frameDag(expanded);
   } catch (error) {
     return { canonical: undefined, problems: [jsonLdProblem(error, raw, file)] };
   }
