@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import { type Problem, problem } from '../errors.ts';
 import { CONTEXT_IRI, type Dag, type DagLibrary } from './model.ts';
 import { normalise } from './normalise.ts';
-import { type Locate, type Position, parseJson } from './parse-json.ts';
+import { type Position, parseJson } from './parse-json.ts';
 import { validateSchema } from './schema.ts';
+import { sourcePointer } from './source-pointer.ts';
 import { toModel } from './to-model.ts';
 
 export { toModel } from './to-model.ts';
@@ -23,9 +24,14 @@ export interface LoadResult {
   readonly form: 'canonical' | 'jsonld';
   /** Maps a JSON pointer into the document as written to its line and column. */
   locate(pointer: string): Position | undefined;
+  /**
+   * Maps a pointer into the model (as analysis reports them) to the pointer of that value as written;
+   * undefined for documents normalised by JSON-LD, whose written form has no such pointers.
+   */
+  writtenPointer(modelPointer: string): string | undefined;
 }
 
-const NOWHERE: Locate = () => undefined;
+const NOWHERE = (_pointer: string): undefined => undefined;
 
 /** The fast path takes a single top-level object whose context is exactly the Switchyard context IRI. */
 function isCanonical(value: unknown): boolean {
@@ -47,23 +53,36 @@ export async function loadDagText(text: string, file?: string): Promise<LoadResu
   const where = file === undefined ? {} : { file };
   const parsed = parseJson(text, file);
   if (parsed.problems.length > 0) {
-    return { dag: undefined, problems: parsed.problems, form: 'canonical', locate: parsed.locate };
+    return {
+      dag: undefined,
+      problems: parsed.problems,
+      form: 'canonical',
+      locate: parsed.locate,
+      writtenPointer: NOWHERE,
+    };
   }
   if (isCanonical(parsed.value)) {
     const problems = validateSchema(parsed.value, { ...where, locate: parsed.locate });
     const dag = problems.length === 0 ? toModel(parsed.value as object) : undefined;
-    return { dag, problems, form: 'canonical', locate: parsed.locate };
+    const writtenPointer = (pointer: string) => (dag ? sourcePointer(parsed.value, dag, pointer) : undefined);
+    return { dag, problems, form: 'canonical', locate: parsed.locate, writtenPointer };
   }
   const normalised = await normalise(parsed.value, file);
   if (!normalised.canonical) {
-    return { dag: undefined, problems: normalised.problems, form: 'jsonld', locate: parsed.locate };
+    return {
+      dag: undefined,
+      problems: normalised.problems,
+      form: 'jsonld',
+      locate: parsed.locate,
+      writtenPointer: NOWHERE,
+    };
   }
   const problems = validateSchema(normalised.canonical, {
     ...where,
     prefix: 'in the normalised compact form, ',
   });
   const dag = problems.length === 0 ? toModel(normalised.canonical) : undefined;
-  return { dag, problems, form: 'jsonld', locate: parsed.locate };
+  return { dag, problems, form: 'jsonld', locate: parsed.locate, writtenPointer: NOWHERE };
 }
 
 /**
@@ -89,6 +108,7 @@ export async function loadDagFile(path: string): Promise<LoadResult> {
       problems: [problem(found ? 'E_FILE_READ' : 'E_FILE_NOT_FOUND', message, { file: path })],
       form: 'canonical',
       locate: NOWHERE,
+      writtenPointer: NOWHERE,
     };
   }
   return loadDagText(text, path);

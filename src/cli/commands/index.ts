@@ -1,12 +1,17 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
+import { registerExport } from './export.ts';
+import { registerHash } from './hash.ts';
+import { registerInspect } from './inspect.ts';
+import { registerValidate } from './validate.ts';
 
 /** Sets the process exit code a command ends with (the highest one set wins). */
 export type SetExit = (code: number) => void;
 
-/** Adds every subcommand to the program. Each command lives in its own file and exports `register`. */
+/** Adds every subcommand to the program. Each command lives in its own file. */
 export function registerCommands(program: Command, io: CliIO, setExit: SetExit): void {
-  void program;
-  void io;
-  void setExit;
+  registerValidate(program, io, setExit);
+  registerInspect(program, io);
+  registerHash(program, io);
+  registerExport(program, io);
 }

@@ -1,0 +1,116 @@
+import type { Command } from 'commander';
+import { hashDag } from '../../document/hash.ts';
+import type { Dag, Route } from '../../document/model.ts';
+import { computeBounds } from '../../graph/bounds.ts';
+import { compile } from '../../graph/compile.ts';
+import { findCycles } from '../../graph/cycles.ts';
+import { worstCaseTime } from '../../graph/worst-time.ts';
+import { loadPolicyFile } from '../../policy/load.ts';
+import { formatDuration } from '../format.ts';
+import type { CliIO } from '../io.ts';
+import { loadValidDag } from '../load-one.ts';
+
+const count = (n: number): string => (Number.isFinite(n) ? String(n) : 'unbounded');
+
+function describeRoute(from: string, route: Route, dag: Dag): string {
+  const arrow = `${from} --${route.output}--> ${route.to}`;
+  if (route.kind !== 'retry') return arrow;
+  const budget = dag.budgets.find((b) => b.name === route.budget);
+  const resets = route.resets?.length ? `, resets ${route.resets.join(', ')}` : '';
+  return `${arrow}  [${route.budget} ≤ ${budget?.max ?? '?'}, exhausted → ${route.exhausted}${resets}]`;
+}
+
+/** `switchyard inspect <dag> [--policy p.json] [--json]`: structure, loops with their bounds, worst cases. */
+export function registerInspect(program: Command, io: CliIO): void {
+  program
+    .command('inspect')
+    .description('show placements, routes by kind, loops with their bounds, worst-case executions and time')
+    .argument('<dag>', 'a DAG document')
+    .option('--policy <file>', 'a runtime policy: adds the worst-case run time')
+    .option('--json', 'print the report as JSON')
+    .action(async (file: string, options: { policy?: string; json?: boolean }) => {
+      const { dag, library } = await loadValidDag(file, io.cwd);
+      const compiled = compile(dag);
+      const bounds = computeBounds(compiled, library);
+      const loops = findCycles(compiled);
+      const policy = options.policy === undefined ? undefined : await loadPolicyFile(options.policy);
+      const time = policy ? worstCaseTime(compiled, bounds, policy, library) : undefined;
+      const hash = await hashDag(dag);
+      const routes = dag.placements.flatMap((p) => p.routes.map((route) => ({ from: p.key, route })));
+
+      if (options.json) {
+        io.out(
+          JSON.stringify(
+            {
+              id: dag.id,
+              name: dag.name,
+              version: dag.version,
+              hash,
+              placements: dag.placements.map((p) => ({
+                key: p.key,
+                kind: p.kind,
+                worstCaseExecutions: count(bounds.perPlacement.get(p.key) ?? 0),
+              })),
+              routes: routes.map(({ from, route }) => ({ from, ...route })),
+              loops,
+              worstCaseExecutionsPerItem: count(bounds.total),
+              worstCaseTimeMs: time ? (time.totalMs ?? null) : undefined,
+              unboundedBecause: time?.unboundedBecause ?? bounds.unboundedBecause,
+            },
+            null,
+            2,
+          ),
+        );
+        return;
+      }
+
+      const out: string[] = [];
+      out.push(`${dag.name}  ${dag.id}  v${dag.version}`, `hash ${hash}`, '');
+      out.push(`Placements (${dag.placements.length})                worst-case executions per item`);
+      for (const p of dag.placements) {
+        const what =
+          'node' in p && p.node
+            ? p.node
+            : 'dag' in p && p.dag
+              ? p.dag
+              : p.kind === 'terminal'
+                ? p.outcome
+                : '';
+        const child = bounds.children.get(p.key);
+        const extra = child === undefined ? '' : `  (+ ${count(child)} per scattered child)`;
+        out.push(
+          `  ${p.key.padEnd(16)} ${p.kind.padEnd(9)} ${count(bounds.perPlacement.get(p.key) ?? 0).padStart(4)}  ${what}${extra}`,
+        );
+      }
+      for (const kind of ['next', 'retry', 'salvage'] as const) {
+        const ofKind = routes.filter((r) => r.route.kind === kind);
+        out.push('', `Routes: ${kind} (${ofKind.length})`);
+        for (const { from, route } of ofKind) out.push(`  ${describeRoute(from, route, dag)}`);
+      }
+      out.push(
+        '',
+        `Loops (${loops.filter((l) => l.routes.length > 0).length}), each closed by a budgeted retry route`,
+      );
+      for (const loop of loops) {
+        if (loop.routes.length === 0) {
+          out.push(`  budget ${loop.budget} ≤ ${loop.max}: spent by no route`);
+          continue;
+        }
+        const spends = bounds.spends.get(loop.budget) ?? loop.max;
+        const resetNote = spends !== loop.max ? ` (≤ ${count(spends)} per item with resets)` : '';
+        out.push(`  budget ${loop.budget} ≤ ${loop.max}${resetNote}: ${loop.placements.join(', ')}`);
+        for (const r of loop.routes)
+          out.push(`    ${r.from} --${r.output}--> ${r.to}, exhausted → ${r.exhausted ?? '?'}`);
+      }
+      out.push('', `Worst case per item: ${count(bounds.total)} placement executions`);
+      if (bounds.unboundedBecause) out.push(`  unbounded: ${bounds.unboundedBecause}`);
+      if (time) {
+        out.push(
+          time.totalMs === undefined
+            ? `Worst-case time: unbounded — ${time.unboundedBecause ?? 'no deadline'}`
+            : `Worst-case time per item (policy ${options.policy}): ${formatDuration(time.totalMs)}`,
+        );
+      }
+      io.out(out.join('\n'));
+    });
+}

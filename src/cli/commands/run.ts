@@ -1,0 +1,201 @@
+import { createWriteStream, existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadDagFile, loadDagFolder } from '../../document/load.ts';
+import type { DagLibrary } from '../../document/model.ts';
+import { SwitchyardError } from '../../errors.ts';
+import { analyse } from '../../graph/analyse.ts';
+import { loadPolicyFile } from '../../policy/load.ts';
+import type { RuntimePolicy } from '../../policy/types.ts';
+import { createVirtualClock } from '../../policy/virtual-clock.ts';
+import { createDispatcher } from '../../runtime/dispatcher.ts';
+import type { RunResult } from '../../runtime/run.ts';
+import { formatDuration, formatProblem, plural } from '../format.ts';
+import type { CliIO } from '../io.ts';
+import { loadNodeModule } from '../node-modules.ts';
+import type { SetExit } from './index.ts';
+
+interface RunCommandOptions {
+  readonly nodes: string;
+  readonly input?: string;
+  readonly policy?: string;
+  readonly events?: string;
+  readonly deadline?: string;
+  readonly json?: boolean;
+  readonly virtualTime?: boolean;
+}
+
+/** Parses `--input`: JSON text, or `@file.json`; an object is one item, an array of objects is several. */
+export async function readInput(text: string | undefined, cwd: string): Promise<Record<string, unknown>[]> {
+  if (text === undefined) return [{}];
+  let source = text;
+  let where = '--input';
+  if (text.startsWith('@')) {
+    const file = resolve(cwd, text.slice(1));
+    where = text.slice(1);
+    try {
+      source = await readFile(file, 'utf8');
+    } catch {
+      throw new SwitchyardError('E_INPUT', `cannot read input file ${where}; check the path after '@'`);
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (error) {
+    throw new SwitchyardError(
+      'E_INPUT',
+      `${where} is not JSON (${(error as Error).message}); give an object or an array of objects`,
+    );
+  }
+  const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  if (isObject(value)) return [value as Record<string, unknown>];
+  if (Array.isArray(value) && value.every(isObject)) return value as Record<string, unknown>[];
+  throw new SwitchyardError(
+    'E_INPUT',
+    `${where} must be a JSON object (one item) or an array of objects (several items)`,
+  );
+}
+
+/** The documents an embed may name: the DAG's own folder, then the project's dags/ folder. */
+async function libraryFor(dagFile: string, cwd: string): Promise<DagLibrary> {
+  const folders = [dirname(dagFile), join(cwd, 'dags')].filter(
+    (f, i, all) => existsSync(f) && all.indexOf(f) === i,
+  );
+  const loaded = await Promise.all(folders.map((folder) => loadDagFolder([folder])));
+  return { get: (id) => loaded.map((l) => l.library.get(id)).find((dag) => dag !== undefined) };
+}
+
+async function policyFor(
+  dagFile: string,
+  option: string | undefined,
+  cwd: string,
+): Promise<{ policy: RuntimePolicy | undefined; from: string | undefined }> {
+  if (option !== undefined) return { policy: await loadPolicyFile(resolve(cwd, option)), from: option };
+  const beside = join(dirname(dagFile), `${basename(dagFile, extname(dagFile))}.policy.json`);
+  if (!existsSync(beside)) return { policy: undefined, from: undefined };
+  return { policy: await loadPolicyFile(beside), from: relative(cwd, beside) || beside };
+}
+
+function parseDeadline(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const ms = Number(text);
+  if (!Number.isFinite(ms) || ms <= 0) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      `--deadline must be a positive number of milliseconds, not '${text}'`,
+    );
+  }
+  return ms;
+}
+
+/** The human summary: items per terminal, retries, salvages, failures with their errors, time. */
+export function formatSummary(result: RunResult, policyFrom: string | undefined): string[] {
+  const lines = [`run ${result.runId}: ${result.status} — ${result.dag} (${result.hash.slice(0, 12)})`];
+  if (policyFrom !== undefined) lines.push(`policy: ${policyFrom}`);
+  for (const [terminal, count] of Object.entries(result.stats.byTerminal).sort()) {
+    const outcome = result.items.find((i) => i.terminal === terminal)?.outcome ?? '';
+    lines.push(`  ${terminal} (${outcome}): ${plural(count, 'item')}`);
+  }
+  const { retries, salvages, exhausted, executions, durationMs } = result.stats;
+  lines.push(
+    `${plural(executions, 'execution')}, ${plural(retries, 'retry').replace('retrys', 'retries')}, ${plural(salvages, 'salvage')}, ${exhausted} exhausted`,
+  );
+  for (const f of result.failures)
+    lines.push(`  failed: item ${f.id} at '${f.placement}': ${f.error.code} ${f.error.message}`);
+  for (const a of result.aborted)
+    lines.push(`  aborted: item ${a.item} at '${a.placement}' (waiting for ${a.waitingFor})`);
+  for (const p of result.phaseErrors)
+    lines.push(`  phase '${p.placement}' failed: ${p.error.code} ${p.error.message}`);
+  lines.push(`time: ${formatDuration(durationMs)}`);
+  return lines;
+}
+
+/**
+ * `switchyard run <dag> --nodes <module>`: validates the document, runs it over the input and prints a summary.
+ * The node module exports `nodes` (or a default export): an array of `defineNode(...)` results. Without
+ * `--policy`, `<dag-stem>.policy.json` beside the document is used when it exists. Exit 0 when the run
+ * completed, 1 when any item failed or was aborted, or the document or input is wrong.
+ * @example
+ * switchyard run dags/compose-validate.jsonld --nodes nodes/demo.ts --input '{"topic":"whales"}' --events run.jsonl
+ */
+export function registerRun(program: Command, io: CliIO, setExit: SetExit): void {
+  program
+    .command('run')
+    .description('run a DAG document over input items with a module of node implementations')
+    .argument('<dag>', 'the DAG document (.jsonld)')
+    .requiredOption('--nodes <module>', 'a .ts or .js module exporting `nodes`: an array of node definitions')
+    .option(
+      '--input <json>',
+      'the input: JSON (an object, or an array of objects for several items) or @file.json',
+      '{}',
+    )
+    .option(
+      '--policy <file>',
+      'a runtime policy file (default: <dag-stem>.policy.json beside the DAG, if any)',
+    )
+    .option('--events <file>', 'write every event as one JSON line')
+    .option('--deadline <ms>', 'the run deadline in milliseconds')
+    .option('--virtual-time', 'run on a virtual clock: back-offs and deadlines take no real time')
+    .option('--json', 'print the result as JSON')
+    .action(async (dagPath: string, options: RunCommandOptions) => {
+      const file = resolve(io.cwd, dagPath);
+      const loaded = await loadDagFile(file);
+      const nodes = await loadNodeModule(options.nodes, io.cwd);
+      const items = await readInput(options.input, io.cwd);
+      const deadlineMs = parseDeadline(options.deadline);
+      const library = await libraryFor(file, io.cwd);
+      const problems = loaded.dag ? analyse(loaded.dag, { nodes, library, file }) : loaded.problems;
+      const errors = problems.filter((p) => p.severity === 'error');
+      if (loaded.dag === undefined || errors.length > 0) {
+        for (const p of errors) io.err(formatProblem(p, io.cwd));
+        io.err(
+          `switchyard: ${relative(io.cwd, file) || file} has ${plural(errors.length, 'error')}; fix them before running it`,
+        );
+        setExit(1);
+        return;
+      }
+      const { policy, from } = await policyFor(file, options.policy, io.cwd);
+      const dispatcher = createDispatcher({
+        nodes,
+        library,
+        ...(policy === undefined ? {} : { policy }),
+        ...(options.virtualTime ? { clock: createVirtualClock({ auto: true }) } : {}),
+      });
+      const out =
+        options.events === undefined ? undefined : createWriteStream(resolve(io.cwd, options.events));
+      const result = await dispatcher.run(
+        loaded.dag,
+        {},
+        {
+          items,
+          ...(deadlineMs === undefined ? {} : { deadlineMs }),
+          ...(out === undefined ? {} : { onEvent: (event) => out.write(`${JSON.stringify(event)}\n`) }),
+        },
+      );
+      if (out !== undefined)
+        await new Promise<void>((done, fail) =>
+          out.end((error?: Error | null) => (error ? fail(error) : done())),
+        );
+      if (options.json) {
+        const { items: ended, failures, aborted, ...rest } = result;
+        io.out(
+          JSON.stringify(
+            {
+              ...rest,
+              policy: from ?? null,
+              items: ended.map(({ state, ...item }) => ({ ...item, budgets: state.budgets })),
+              failures: failures.map(({ state, ...failure }) => ({ ...failure, data: state.data })),
+              aborted: aborted.map(({ state, ...entry }) => entry),
+            },
+            null,
+            2,
+          ),
+        );
+      } else {
+        for (const line of formatSummary(result, from)) io.out(line);
+      }
+      setExit(result.status === 'completed' ? 0 : 1);
+    });
+}
