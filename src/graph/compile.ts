@@ -1,5 +1,5 @@
 import type { Budget, Dag, Placement, Route, RouteKind } from '../document/model.ts';
-import { SwitchyardError, problem } from '../errors.ts';
+import { problem, SwitchyardError } from '../errors.ts';
 
 /** A route with its endpoints and budgets resolved to direct references, for the dispatcher's hot path. */
 export interface CompiledRoute {
@@ -57,14 +57,20 @@ export function compile(dag: Dag): CompiledDag {
   const resolve = (key: string, from: string): CompiledPlacement => {
     const target = byKey.get(key);
     if (!target) {
-      throw new SwitchyardError('E_DANGLING_ROUTE', `placement '${from}' routes to '${key}', which does not exist`);
+      throw new SwitchyardError(
+        'E_DANGLING_ROUTE',
+        `placement '${from}' routes to '${key}', which does not exist`,
+      );
     }
     return target;
   };
   const budgetOf = (name: string, from: string): number => {
     const index = budgetIndex.get(name);
     if (index === undefined) {
-      throw new SwitchyardError('E_UNKNOWN_BUDGET', `placement '${from}' names budget '${name}', which is not declared`);
+      throw new SwitchyardError(
+        'E_UNKNOWN_BUDGET',
+        `placement '${from}' names budget '${name}', which is not declared`,
+      );
     }
     return index;
   };

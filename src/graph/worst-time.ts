@@ -1,0 +1,197 @@
+/**
+ * Worst-case time of one item's run under a runtime policy: every execution takes its whole deadline and
+ * every retry waits the longest delay the policy allows.
+ */
+import type { Dag, DagLibrary, Placement, ScatterPlacement } from '../document/model.ts';
+import { maxBackoffDelay } from '../policy/backoff.ts';
+import { timingFor } from '../policy/resolve.ts';
+import type { RuntimePolicy, TimingPolicy } from '../policy/types.ts';
+import { type Bounds, computeBounds } from './bounds.ts';
+import { type CompiledDag, compile } from './compile.ts';
+
+/** The worst-case time of a run of one item, with its parts. */
+export interface WorstCaseTime {
+  /** Upper bound in ms; undefined when some executed placement has no bound and no run deadline is set. */
+  readonly totalMs: number | undefined;
+  /** Why the sum of the parts has no bound (totalMs is then the run deadline, or undefined). */
+  readonly unboundedBecause?: string;
+  /** Executions × the longest one execution can take, for every executed placement with a known bound. */
+  readonly perPlacement: Map<string, number>;
+  /** For scatter keys: the longest one scattered child can take (the list length is not known statically). */
+  readonly perChild: Map<string, number>;
+  /** The longest total wait before retries, over every budget. */
+  readonly backoffMs: number;
+  /** True when the run deadline is below the sum of the parts and so bounds `totalMs`. */
+  readonly cappedByRunDeadline: boolean;
+}
+
+/** Attempts beyond this are bounded by the largest possible delay instead of computed one by one. */
+const EXACT_ATTEMPTS = 10_000;
+
+/** The longest a retry can wait on `attempt` under a timing: the back-off, or a capped Retry-After hint. */
+function longestDelay(attempt: number, timing: TimingPolicy): number {
+  // Decorrelated delays grow from the previous delay, which a Retry-After hint or an earlier loop may have set
+  // high, so only the cap bounds them.
+  const backoff =
+    timing.backoff.strategy === 'decorrelated'
+      ? Math.max(0, timing.backoff.capMs)
+      : maxBackoffDelay(attempt, timing.backoff, timing.jitter);
+  return timing.retryAfter.honour ? Math.max(backoff, timing.retryAfter.capMs) : backoff;
+}
+
+/** The longest any attempt can wait under a timing. */
+function delayCeiling(timing: TimingPolicy): number {
+  const cap = Math.max(0, timing.backoff.capMs);
+  return timing.retryAfter.honour ? Math.max(cap, timing.retryAfter.capMs) : cap;
+}
+
+function nodeOf(placement: Placement): string | undefined {
+  return placement.kind === 'task' || placement.kind === 'phase' || placement.kind === 'scatter'
+    ? placement.node
+    : undefined;
+}
+
+interface Context {
+  readonly policy: RuntimePolicy;
+  readonly library: DagLibrary | undefined;
+  readonly visiting: Set<string>;
+}
+
+type Part = { readonly ms: number } | { readonly reason: string };
+
+interface Parts {
+  readonly sum: number;
+  readonly reasons: readonly string[];
+  readonly perPlacement: Map<string, number>;
+  readonly perChild: Map<string, number>;
+  readonly backoffMs: number;
+}
+
+/** The sum of the parts of a document's worst case, without the run deadline. */
+function partsOf(compiled: CompiledDag, bounds: Bounds, context: Context): Parts {
+  const { dag } = compiled;
+  const timing = (placement: Placement): TimingPolicy =>
+    timingFor(context.policy, dag.id, placement.key, nodeOf(placement));
+  const perPlacement = new Map<string, number>();
+  const perChild = new Map<string, number>();
+  const reasons: string[] = [];
+  let sum = 0;
+  for (const { placement } of compiled.placements) {
+    if (placement.kind === 'scatter') {
+      const child = childOfScatter(placement, timing(placement), context);
+      if ('ms' in child) perChild.set(placement.key, child.ms);
+    }
+    const executions = bounds.perPlacement.get(placement.key) ?? 0;
+    if (executions === 0) continue;
+    const part = executionTime(dag, placement, timing(placement), context);
+    if ('reason' in part) reasons.push(part.reason);
+    else if (executions === Number.POSITIVE_INFINITY) {
+      reasons.push(`placement '${placement.key}' has no bound on its executions`);
+    } else {
+      perPlacement.set(placement.key, executions * part.ms);
+      sum += executions * part.ms;
+    }
+  }
+
+  let backoffMs = 0;
+  compiled.budgets.forEach((budget, b) => {
+    const spends = bounds.spends.get(budget.name) ?? 0;
+    const timings = compiled.placements.flatMap((p) =>
+      [...p.routes.values()]
+        .filter((r) => r.kind === 'retry' && r.budget === b)
+        .flatMap((r) => [timing(r.from.placement), timing(r.target.placement)]),
+    );
+    if (spends === 0 || timings.length === 0) return;
+    if (spends === Number.POSITIVE_INFINITY) {
+      reasons.push(`budget '${budget.name}' has no bound on its spends`);
+      return;
+    }
+    const exact = Math.min(spends, EXACT_ATTEMPTS);
+    for (let attempt = 1; attempt <= exact; attempt++) {
+      backoffMs += Math.max(...timings.map((t) => longestDelay(attempt, t)));
+    }
+    backoffMs += (spends - exact) * Math.max(...timings.map(delayCeiling));
+  });
+  return { sum: sum + backoffMs, reasons, perPlacement, perChild, backoffMs };
+}
+
+/** The longest one scattered child can take: the body node's deadline, or the body document's worst case. */
+function childOfScatter(placement: ScatterPlacement, timing: TimingPolicy, context: Context): Part {
+  if (placement.dag !== undefined) return childTime(placement.dag, context);
+  return timing.deadlineMs === undefined
+    ? { reason: `scatter '${placement.key}' has no deadline for its body node` }
+    : { ms: timing.deadlineMs };
+}
+
+/** The longest one execution of a placement can take; embed and scatter placements have no deadline of their own. */
+function executionTime(dag: Dag, placement: Placement, timing: TimingPolicy, context: Context): Part {
+  const deadline = timing.deadlineMs;
+  switch (placement.kind) {
+    case 'terminal':
+    case 'gather':
+      return { ms: 0 };
+    case 'task':
+    case 'phase':
+      return deadline === undefined
+        ? { reason: `placement '${placement.key}' has no deadline; set deadlineMs for it in the policy` }
+        : { ms: deadline };
+    case 'scatter':
+      return {
+        reason: `scatter '${placement.key}' fans out over a list whose length is not known statically; set run.deadlineMs in the policy to bound the run`,
+      };
+    case 'embed': {
+      const child = childTime(placement.dag, context);
+      return 'ms' in child ? child : { reason: `embed '${placement.key}': ${child.reason}` };
+    }
+  }
+  return { reason: `placement '${(placement as Placement).key}' in '${dag.id}' has an unknown kind` };
+}
+
+/** The worst-case time of one run of an embedded document. */
+function childTime(iri: string, context: Context): Part {
+  if (context.visiting.has(iri)) return { reason: `the document '${iri}' embeds itself` };
+  const child = context.library?.get(iri);
+  if (!child) return { reason: `the document '${iri}' is not in the library` };
+  let compiled: CompiledDag;
+  try {
+    compiled = compile(child);
+  } catch {
+    return { reason: `the document '${iri}' does not compile` };
+  }
+  context.visiting.add(iri);
+  const parts = partsOf(compiled, computeBounds(compiled, context.library), context);
+  context.visiting.delete(iri);
+  return parts.reasons.length === 0 ? { ms: parts.sum } : { reason: parts.reasons.join('; ') };
+}
+
+/**
+ * Worst-case time of one item's run: Σ executions × deadline over the placements, plus for every budget the
+ * longest waits of all its spends (back-off, or the Retry-After cap when hints are honoured and it is larger),
+ * capped by the run deadline when one is set. Embedded documents are looked up in `library`.
+ * @example
+ * const compiled = compile(dag);
+ * const time = worstCaseTime(compiled, computeBounds(compiled), resolvePolicy({ defaults: { deadlineMs: 1000 } }));
+ * time.totalMs; // undefined (with time.unboundedBecause) when a placement has no deadline
+ */
+export function worstCaseTime(
+  compiled: CompiledDag,
+  bounds: Bounds,
+  policy: RuntimePolicy,
+  library?: DagLibrary,
+): WorstCaseTime {
+  const context: Context = { policy, library, visiting: new Set([compiled.dag.id]) };
+  const parts = partsOf(compiled, bounds, context);
+  const runDeadline = policy.run.deadlineMs;
+  const unbounded = parts.reasons.length > 0;
+  const sum = unbounded ? Number.POSITIVE_INFINITY : parts.sum;
+  const capped = runDeadline !== undefined && runDeadline < sum;
+  const totalMs = capped ? runDeadline : unbounded ? undefined : sum;
+  const result = {
+    totalMs,
+    perPlacement: parts.perPlacement,
+    perChild: parts.perChild,
+    backoffMs: parts.backoffMs,
+    cappedByRunDeadline: capped,
+  };
+  return unbounded ? { ...result, unboundedBecause: parts.reasons.join('; ') } : result;
+}

@@ -1,0 +1,218 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Dag, Placement, Route } from '../../src/document/model.ts';
+import { analyse } from '../../src/graph/analyse.ts';
+import { budgetSpends, computeBounds } from '../../src/graph/bounds.ts';
+import { compile } from '../../src/graph/compile.ts';
+import { flowGraph } from '../../src/graph/flow.ts';
+import { explore } from './brute-force.ts';
+import { libraryOf, sampleDags, sketch, toDag } from './helpers.ts';
+
+const samples = sampleDags();
+const library = libraryOf(samples.values());
+const sample = (name: string): Dag => samples.get(name) as Dag;
+
+describe('computeBounds on the sample documents', () => {
+  it('multiplies nested loops: execute runs at most (2 + 1) × (3 + 1) = 12 times', () => {
+    const bounds = computeBounds(compile(sample('nested-retry.jsonld')));
+    expect(Object.fromEntries(bounds.perPlacement)).toEqual({
+      plan: 3,
+      execute: 12,
+      check: 12,
+      done: 1,
+      gave_up: 1,
+    });
+    expect(Object.fromEntries(bounds.spends)).toEqual({ replan: 2, step: 9 });
+    expect(bounds.total).toBe(28);
+    expect(bounds.unboundedBecause).toBeUndefined();
+    const explored = explore(sample('nested-retry.jsonld'));
+    expect(explored.perPlacement.get('execute')).toBe(12);
+    expect(explored.perPlacement.get('plan')).toBe(3);
+  });
+
+  it('adds loops that share a placement: compose runs at most 1 + 3 + 2 = 6 times', () => {
+    const bounds = computeBounds(compile(sample('compose-validate.jsonld')));
+    expect(bounds.perPlacement.get('compose')).toBe(6);
+    expect(explore(sample('compose-validate.jsonld')).perPlacement.get('compose')).toBe(6);
+  });
+
+  it('multiplies an embed by the embedded document total', () => {
+    const child = computeBounds(compile(sample('compose-validate.jsonld'))).total;
+    const bounds = computeBounds(compile(sample('review.jsonld')), library);
+    expect(bounds.perPlacement.get('draft')).toBe(3);
+    expect(bounds.embedded.get('draft')).toBe(child);
+    // draft, review and escalate 3 times each, one terminal, and 3 runs of compose-validate.
+    expect(bounds.total).toBe(3 + 3 + 3 + 1 + 3 * child);
+  });
+
+  it('is unbounded, saying why, when an embedded document is unknown', () => {
+    const bounds = computeBounds(compile(sample('review.jsonld')));
+    expect(bounds.total).toBe(Number.POSITIVE_INFINITY);
+    expect(bounds.perPlacement.get('draft')).toBe(3);
+    expect(bounds.unboundedBecause).toContain("'urn:switchyard:dag:compose-validate' is not in the library");
+  });
+
+  it('reports scatter children per child, apart from the total', () => {
+    const bounds = computeBounds(compile(sample('scatter-gather.jsonld')));
+    expect(bounds.children.get('search')).toBe(1);
+    expect(bounds.total).toBe(4);
+    const viaDag = sample('scatter-gather.jsonld');
+    const placements = viaDag.placements.map((p): Placement => {
+      if (p.kind !== 'scatter') return p;
+      const { node: _node, ...rest } = p;
+      return { ...rest, dag: 'urn:switchyard:dag:nested-retry' };
+    });
+    const scattered = computeBounds(compile({ ...viaDag, placements }), library);
+    expect(scattered.children.get('search')).toBe(28);
+    expect(scattered.total).toBe(4);
+  });
+
+  it('computes spends through chains of resets', () => {
+    const retry = (budget: string, resets: string[]): Partial<Route> => ({
+      output: `r-${budget}`,
+      kind: 'retry',
+      to: 'a',
+      budget,
+      exhausted: 'end',
+      resets,
+    });
+    const dag = sketch({
+      budgets: { x: 2, y: 3, z: 1 },
+      nodes: { a: [{ to: 'end' }, retry('x', ['y', 'z']), retry('y', ['z']), retry('z', [])], end: [] },
+    });
+    // x = 2; y = 3 × (1 + 2) = 9; z = 1 × (1 + 2 + 9) = 12.
+    expect(budgetSpends(flowGraph(dag))).toEqual([2, 9, 12]);
+    expect(computeBounds(compile(dag)).perPlacement.get('a')).toBe(1 + 2 + 9 + 12);
+    expect(explore(dag).perPlacement.get('a')).toBe(24);
+  });
+});
+
+/** Raw material for one random route. */
+const routeSpec = fc.record({
+  kind: fc.constantFrom('next', 'next', 'salvage', 'retry', 'retry'),
+  to: fc.nat(99),
+  exhausted: fc.nat(99),
+  wild: fc.nat(9),
+  budget: fc.nat(9),
+  resets: fc.array(fc.nat(9), { maxLength: 2 }),
+});
+
+const graphSpec = fc.record({
+  tasks: fc.integer({ min: 1, max: 5 }),
+  budgets: fc.array(fc.integer({ min: 0, max: 2 }), { maxLength: 3 }),
+  routes: fc.array(fc.array(routeSpec, { minLength: 1, maxLength: 3 }), { minLength: 5, maxLength: 5 }),
+});
+
+type GraphSpec = typeof graphSpec extends fc.Arbitrary<infer T> ? T : never;
+
+/** A small random document: next routes mostly forward, retry routes anywhere, some backward edges. */
+function randomDag(spec: GraphSpec): Dag {
+  const tasks = Array.from({ length: spec.tasks }, (_, i) => `t${i}`);
+  const everything = [...tasks, 'end', 'fail'];
+  const nodes: Record<string, Partial<Route>[]> = {};
+  tasks.forEach((key, i) => {
+    const forward = [...tasks.slice(i + 1), 'end', 'fail'];
+    const pick = (n: number, wild: boolean) =>
+      wild ? everything[n % everything.length] : forward[n % forward.length];
+    nodes[key] = (spec.routes[i] ?? []).map((r): Partial<Route> => {
+      const budgets = spec.budgets.length;
+      if (r.kind === 'retry' && budgets > 0) {
+        const resets = [...new Set(r.resets.map((b) => `b${b % budgets}`))];
+        return {
+          kind: 'retry',
+          to: tasks[r.to % tasks.length] as string,
+          budget: `b${r.budget % budgets}`,
+          exhausted: pick(r.exhausted, r.wild === 0) as string,
+          ...(resets.length > 0 ? { resets } : {}),
+        };
+      }
+      return { kind: r.kind === 'salvage' ? 'salvage' : 'next', to: pick(r.to, r.wild === 0) as string };
+    });
+  });
+  nodes.end = [];
+  const dag = sketch({ budgets: Object.fromEntries(spec.budgets.map((max, b) => [`b${b}`, max])), nodes });
+  const fail = { key: 'fail', kind: 'terminal', outcome: 'failed', routes: [] } as Placement;
+  return toDag({ ...dag, '@id': dag.id, placements: [...dag.placements, fail] });
+}
+
+const proved = (dag: Dag) =>
+  !analyse(dag).some((p) => p.code === 'E_UNBOUNDED_LOOP' || p.code === 'E_RESET_CYCLE');
+
+describe('computeBounds against brute force', () => {
+  it('never bounds a placement below the most executions any walk makes', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(graphSpec, (spec) => {
+        const dag = randomDag(spec);
+        if (!proved(dag)) return;
+        checked++;
+        const bounds = computeBounds(compile(dag));
+        const explored = explore(dag);
+        for (const [key, most] of explored.perPlacement) {
+          expect(bounds.perPlacement.get(key), key).toBeGreaterThanOrEqual(most);
+        }
+        expect(bounds.total).toBeGreaterThanOrEqual(explored.total);
+      }),
+      { numRuns: 400, seed: 20_240_611 },
+    );
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it('is exact inside properly nested loops whose outer loops reset the inner ones', () => {
+    const nested = fc.record({
+      length: fc.integer({ min: 1, max: 5 }),
+      maxes: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 3 }),
+      ends: fc.array(fc.nat(99), { minLength: 6, maxLength: 6 }),
+    });
+    fc.assert(
+      fc.property(nested, ({ length, maxes, ends }) => {
+        const levels = maxes.length;
+        const points = ends.slice(0, 2 * levels).map((e) => e % length);
+        points.sort((a, b) => a - b);
+        const loops = maxes.map((max, j) => ({
+          max,
+          to: points[j] as number,
+          from: points[2 * levels - 1 - j] as number,
+          resets: maxes.slice(j + 1).map((_, k) => `l${j + 1 + k}`),
+        }));
+        const key = (i: number) => (i < length ? `c${i}` : 'end');
+        const nodes: Record<string, Partial<Route>[]> = {};
+        for (let i = 0; i < length; i++) {
+          nodes[key(i)] = [
+            { output: 'next', to: key(i + 1) },
+            ...loops.flatMap((loop, j) =>
+              loop.from === i
+                ? [
+                    {
+                      output: `r${j}`,
+                      kind: 'retry',
+                      to: key(loop.to),
+                      budget: `l${j}`,
+                      exhausted: 'end',
+                      resets: loop.resets,
+                    } as const,
+                  ]
+                : [],
+            ),
+          ];
+        }
+        nodes.end = [];
+        const dag = sketch({
+          entry: 'c0',
+          budgets: Object.fromEntries(maxes.map((m, j) => [`l${j}`, m])),
+          nodes,
+        });
+        expect(proved(dag)).toBe(true);
+        const bounds = computeBounds(compile(dag));
+        const explored = explore(dag);
+        for (let i = 0; i < length; i++) {
+          const most = explored.perPlacement.get(key(i)) as number;
+          expect(bounds.perPlacement.get(key(i))).toBeGreaterThanOrEqual(most);
+          const enclosed = loops.every((loop) => loop.to > i || i <= loop.from);
+          if (enclosed) expect(bounds.perPlacement.get(key(i)), key(i)).toBe(most);
+        }
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+});

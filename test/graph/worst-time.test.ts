@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import type { Dag } from '../../src/document/model.ts';
+import { computeBounds } from '../../src/graph/bounds.ts';
+import { compile } from '../../src/graph/compile.ts';
+import { worstCaseTime } from '../../src/graph/worst-time.ts';
+import { resolvePolicy } from '../../src/policy/resolve.ts';
+import type { PolicyInput } from '../../src/policy/types.ts';
+import { libraryOf, sampleDags } from './helpers.ts';
+
+const samples = sampleDags();
+const library = libraryOf(samples.values());
+
+function timeOf(name: string, input: PolicyInput, withLibrary = false) {
+  const compiled = compile(samples.get(name) as Dag);
+  const lib = withLibrary ? library : undefined;
+  return worstCaseTime(compiled, computeBounds(compiled, lib), resolvePolicy(input), lib);
+}
+
+const constant: PolicyInput = {
+  defaults: {
+    deadlineMs: 1000,
+    backoff: { strategy: 'constant', baseMs: 50, capMs: 50 },
+    jitter: 'none',
+    retryAfter: { honour: false },
+  },
+};
+
+describe('worstCaseTime', () => {
+  it('sums executions × deadline and the waits of every spend', () => {
+    const time = timeOf('nested-retry.jsonld', constant);
+    // plan 3, execute 12, check 12 executions of 1 s; replan 2 + step 9 waits of 50 ms.
+    expect(time.perPlacement.get('execute')).toBe(12_000);
+    expect(time.backoffMs).toBe(11 * 50);
+    expect(time.totalMs).toBe(27_000 + 550);
+    expect(time.unboundedBecause).toBeUndefined();
+    expect(time.cappedByRunDeadline).toBe(false);
+  });
+
+  it('counts exponential back-off per attempt, up to its cap', () => {
+    const time = timeOf('nested-retry.jsonld', {
+      defaults: {
+        ...constant.defaults,
+        backoff: { strategy: 'exponential', baseMs: 100, factor: 2, capMs: 1000 },
+      },
+    });
+    // step: 100 + 200 + 400 + 800 + 5 × 1000; replan: 100 + 200.
+    expect(time.backoffMs).toBe(6500 + 300);
+  });
+
+  it('takes the Retry-After cap when hints are honoured and it is larger', () => {
+    const time = timeOf('nested-retry.jsonld', {
+      defaults: { ...constant.defaults, retryAfter: { honour: true, capMs: 5000 } },
+    });
+    expect(time.backoffMs).toBe(11 * 5000);
+  });
+
+  it('uses placement overrides', () => {
+    const time = timeOf('nested-retry.jsonld', { ...constant, placements: { execute: { deadlineMs: 10 } } });
+    expect(time.perPlacement.get('execute')).toBe(120);
+    expect(time.totalMs).toBe(15_000 + 120 + 550);
+  });
+
+  it('is undefined, saying why, when an executed placement has no deadline', () => {
+    const time = timeOf('nested-retry.jsonld', {
+      ...constant,
+      placements: { check: { deadlineMs: undefined } },
+    });
+    expect(time.totalMs).toBeUndefined();
+    expect(time.unboundedBecause).toContain("placement 'check' has no deadline");
+    expect(time.perPlacement.has('check')).toBe(false);
+  });
+
+  it('is capped by the run deadline', () => {
+    const capped = timeOf('nested-retry.jsonld', { ...constant, run: { deadlineMs: 20_000 } });
+    expect(capped).toMatchObject({ totalMs: 20_000, cappedByRunDeadline: true });
+    const roomy = timeOf('nested-retry.jsonld', { ...constant, run: { deadlineMs: 60_000 } });
+    expect(roomy).toMatchObject({ totalMs: 27_550, cappedByRunDeadline: false });
+    const noDeadlines = timeOf('nested-retry.jsonld', { run: { deadlineMs: 20_000 } });
+    expect(noDeadlines.totalMs).toBe(20_000);
+    expect(noDeadlines.unboundedBecause).toContain('no deadline');
+  });
+
+  it('includes the worst case of embedded documents', () => {
+    const child = timeOf('compose-validate.jsonld', constant).totalMs as number;
+    const time = timeOf('review.jsonld', constant, true);
+    expect(time.perPlacement.get('draft')).toBe(3 * child);
+    expect(time.totalMs).toBe(3 * child + 3 * 1000 + 3 * 1000 + 2 * 50);
+    const unknown = timeOf('review.jsonld', constant);
+    expect(unknown.totalMs).toBeUndefined();
+    expect(unknown.unboundedBecause).toContain('not in the library');
+  });
+
+  it('bounds a scatter only by the run deadline, and reports the time per child', () => {
+    const time = timeOf('scatter-gather.jsonld', constant);
+    expect(time.totalMs).toBeUndefined();
+    expect(time.unboundedBecause).toContain(
+      "scatter 'search' fans out over a list whose length is not known",
+    );
+    expect(time.perChild.get('search')).toBe(1000);
+    expect(time.perPlacement.get('rank')).toBe(1000);
+    const capped = timeOf('scatter-gather.jsonld', { ...constant, run: { deadlineMs: 9000 } });
+    expect(capped).toMatchObject({ totalMs: 9000, cappedByRunDeadline: true });
+  });
+
+  it('bounds decorrelated back-off by its cap', () => {
+    const time = timeOf('nested-retry.jsonld', {
+      defaults: {
+        ...constant.defaults,
+        backoff: { strategy: 'decorrelated', baseMs: 10, factor: 3, capMs: 700 },
+      },
+    });
+    expect(time.backoffMs).toBe(11 * 700);
+  });
+});
