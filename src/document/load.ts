@@ -69,9 +69,14 @@ export async function loadDagText(text: string, file?: string): Promise<LoadResu
   }
   const normalised = await normalise(parsed.value, file);
   if (!normalised.canonical) {
+    // The JSON-LD processor's problems point into the document as written, so they can carry its positions.
+    const problems = normalised.problems.map((p) => {
+      const position = p.pointer === undefined || p.line !== undefined ? undefined : parsed.locate(p.pointer);
+      return position ? { ...p, ...position } : p;
+    });
     return {
       dag: undefined,
-      problems: normalised.problems,
+      problems,
       form: 'jsonld',
       locate: parsed.locate,
       writtenPointer: NOWHERE,

@@ -1,0 +1,63 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.ts';
+
+const INVALID = 'test/fixtures/invalid';
+const NODES = join(INVALID, 'nodes.ts');
+const fixtures = readdirSync(INVALID).filter((f) => f.endsWith('.jsonld'));
+// Documents whose problem only shows when node implementations are given.
+const NEEDS_NODES = new Set(['E_UNKNOWN_NODE', 'W_UNROUTED_OUTPUT']);
+// Problems of a whole document or of its JSON-LD processing, which have no single line to point at.
+const NO_POSITION = new Set(['E_CONTEXT_REFUSED', 'E_JSONLD', 'W_NO_COMPLETED_TERMINAL']);
+
+describe('switchyard validate', () => {
+  it('accepts every shipped document', async () => {
+    const { code, out } = await runCli(['validate', 'dags']);
+    expect(out).toMatch(/documents checked: all valid, 0 errors/);
+    expect(code).toBe(0);
+  });
+
+  it('has an invalid fixture for every document-level error code', () => {
+    const codes = fixtures.map((f) => f.replace(/\.jsonld$/, ''));
+    for (const code of [
+      'E_JSON_SYNTAX',
+      'E_SCHEMA',
+      'E_JSONLD',
+      'E_CONTEXT_REFUSED',
+      'E_JSONLD_LOSSY',
+      'E_UNBOUNDED_LOOP',
+    ]) {
+      expect(codes).toContain(code);
+    }
+  });
+
+  it.each(fixtures)('%s: names its code, file and location, and exits 1 on errors', async (fixture) => {
+    const code = fixture.replace(/\.jsonld$/, '');
+    const file = join(INVALID, fixture);
+    const args = NEEDS_NODES.has(code) ? ['validate', '--nodes', NODES, file] : ['validate', file];
+    const result = await runCli(args);
+    const line = result.out.split('\n').find((l) => l.includes(` ${code} `));
+    expect(line, result.out + result.err).toBeDefined();
+    expect(line).toContain(file);
+    if (!NO_POSITION.has(code)) expect(line).toMatch(new RegExp(`${file}:\\d+:\\d+ `));
+    expect(result.code).toBe(code.startsWith('W_') ? 0 : 1);
+    expect(result.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('prints JSON reports with --json', async () => {
+    const { code, out } = await runCli(['validate', '--json', join(INVALID, 'E_UNBOUNDED_LOOP.jsonld')]);
+    const reports = JSON.parse(out) as { valid: boolean; problems: { code: string; cycle?: string[] }[] }[];
+    expect(reports[0]?.valid).toBe(false);
+    expect(reports[0]?.problems[0]?.code).toBe('E_UNBOUNDED_LOOP');
+    expect(reports[0]?.problems[0]?.cycle?.length).toBeGreaterThan(1);
+    expect(code).toBe(1);
+  });
+
+  it('reports a missing file in one line, without a stack trace', async () => {
+    const { code, out, err } = await runCli(['validate', 'no/such/file.jsonld']);
+    expect(out + err).toContain('E_FILE_NOT_FOUND');
+    expect(out + err).not.toContain('    at ');
+    expect(code).toBe(1);
+  });
+});
