@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.ts';
+
+describe('switchyard inspect', () => {
+  it('shows the multiplied bound of a loop nested in a loop', async () => {
+    const { code, out } = await runCli(['inspect', 'dags/nested-retry.jsonld']);
+    expect(code).toBe(0);
+    expect(out).toMatch(/execute\s+task\s+12 /);
+    expect(out).toMatch(/plan\s+task\s+3 /);
+    expect(out).toContain('budget step ≤ 3 (≤ 9 per item with resets)');
+    expect(out).toContain('check --rejected--> plan  [replan ≤ 2, exhausted → gave_up, resets step]');
+  });
+
+  it('adds the worst-case time with a policy, and reports as JSON', async () => {
+    const { code, out } = await runCli([
+      'inspect',
+      'dags/compose-validate.jsonld',
+      '--policy',
+      'dags/compose-validate.policy.json',
+      '--json',
+    ]);
+    expect(code).toBe(0);
+    const report = JSON.parse(out) as { worstCaseTimeMs: number; placements: { key: string; worstCaseExecutions: string }[] };
+    expect(report.placements.find((p) => p.key === 'compose')?.worstCaseExecutions).toBe('6');
+    expect(report.worstCaseTimeMs).toBeGreaterThan(0);
+  });
+
+  it('refuses an invalid document with its problems, one a line', async () => {
+    const { code, err } = await runCli(['inspect', 'test/fixtures/invalid/E_UNBOUNDED_LOOP.jsonld']);
+    expect(code).toBe(1);
+    expect(err).toContain('E_UNBOUNDED_LOOP');
+    expect(err).not.toContain('    at ');
+  });
+});
+
+describe('switchyard hash and export', () => {
+  it('gives the same hash for the canonical, expanded and aliased forms', async () => {
+    const hashes = await Promise.all(
+      [
+        'dags/compose-validate.jsonld',
+        'test/fixtures/forms/compose-validate.expanded.jsonld',
+        'test/fixtures/forms/compose-validate.aliased.jsonld',
+      ].map(async (file) => (await runCli(['hash', file])).out.split(' ')[0]),
+    );
+    expect(hashes[0]).toMatch(/^[0-9a-f]{64}$/);
+    expect(new Set(hashes).size).toBe(1);
+  });
+
+  it('exports N-Quads holding every route', async () => {
+    const { code, out } = await runCli(['export', 'dags/compose-validate.jsonld', '--format', 'nquads']);
+    expect(code).toBe(0);
+    expect(out.match(/<https:\/\/w3id\.org\/switchyard\/vocab#hasRoute>/g)?.length).toBe(8);
+  });
+
+  it('rejects an unknown export format with exit 2', async () => {
+    const { code, err } = await runCli(['export', 'dags/compose-validate.jsonld', '--format', 'yaml']);
+    expect(code).toBe(2);
+    expect(err).toContain("Allowed choices are compact, expanded, nquads");
+  });
+});
