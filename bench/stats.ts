@@ -10,7 +10,9 @@ export function median(samples: readonly number[]): number {
 /** Prints a titled table of rows (label, value, note) aligned in columns. */
 export function printTable(title: string, rows: readonly (readonly string[])[]): void {
   const widths = [0, 0, 0];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
+  for (const row of rows) {
+    for (const [i, cell] of row.entries()) widths[i] = Math.max(widths[i] ?? 0, cell.length);
+  }
   process.stdout.write(`\n${title}\n`);
   for (const row of rows) {
     process.stdout.write(

@@ -1,9 +1,10 @@
-import { dirname } from 'node:path';
-import { loadDagFolder } from '../document/load.ts';
+import { loadDagFile } from '../document/load.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import { analyse } from '../graph/analyse.ts';
+import type { NodeRegistry } from '../runtime/node.ts';
 import { atWrittenPosition, formatProblem } from './format.ts';
+import { libraryAround } from './library.ts';
 
 /** A document that loaded and passed analysis, with the library of its sibling documents. */
 export interface LoadedDag {
@@ -13,21 +14,15 @@ export interface LoadedDag {
 }
 
 /**
- * Loads one document for a command that needs a valid DAG; its folder's other documents form the library
- * (for embeds). Any error-severity problem throws one SwitchyardError whose message lists them, one a line.
+ * Loads one document for a command that needs a valid DAG, with the library its embeds resolve against
+ * (see {@link libraryAround}). Any error-severity problem throws one SwitchyardError whose message lists
+ * them, one a line; `nodes`, when given, also checks node IRIs and outputs.
  */
-export async function loadValidDag(file: string, cwd: string): Promise<LoadedDag> {
-  const { results } = await loadDagFolder([file]);
-  const result = results.get(file) ?? [...results.values()][0];
-  if (!result) {
-    throw new SwitchyardError('E_FILE_NOT_FOUND', `no DAG document at ${file} — name a .jsonld file`);
-  }
-  const siblings = await loadDagFolder([dirname(file)]);
-  const library: DagLibrary = {
-    get: (id) => (result.dag?.id === id ? result.dag : siblings.library.get(id)),
-  };
+export async function loadValidDag(file: string, cwd: string, nodes?: NodeRegistry): Promise<LoadedDag> {
+  const result = await loadDagFile(file);
+  const library = await libraryAround(result.dag ? [result.dag] : [], [file], cwd);
   const problems = result.dag
-    ? [...result.problems, ...analyse(result.dag, { library, file })]
+    ? [...result.problems, ...analyse(result.dag, { library, file, ...(nodes ? { nodes } : {}) })]
     : [...result.problems];
   const errors = problems.filter((p) => p.severity === 'error');
   if (!result.dag || errors.length > 0) {

@@ -46,7 +46,7 @@ export function compile(dag: Dag): CompiledDag {
   const byKey = new Map<string, CompiledPlacement>();
   const placements: CompiledPlacement[] = [];
   const budgetIndex = new Map<string, number>();
-  dag.budgets.forEach((b, i) => budgetIndex.set(b.name, i));
+  for (const [i, b] of dag.budgets.entries()) budgetIndex.set(b.name, i);
 
   dag.placements.forEach((placement, index) => {
     const compiled: CompiledPlacement = { index, key: placement.key, placement, routes: new Map() };

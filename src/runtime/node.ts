@@ -73,9 +73,14 @@ export interface NodeDefinition<O extends string = string, S = unknown> {
  *   run: (item) => (item.data.draft ? 'valid' : 'invalid'),
  * });
  */
-export function defineNode<const O extends string, S = unknown>(definition: NodeDefinition<O, S>): NodeDefinition<O, S> {
+export function defineNode<const O extends string, S = unknown>(
+  definition: NodeDefinition<O, S>,
+): NodeDefinition<O, S> {
   if (!definition.run && !definition.batch) {
-    throw new SwitchyardError('E_NODE_MODULE', `node '${definition.id}' has neither run nor batch; give one of them`);
+    throw new SwitchyardError(
+      'E_NODE_MODULE',
+      `node '${definition.id}' has neither run nor batch; give one of them`,
+    );
   }
   return definition;
 }
@@ -93,7 +98,10 @@ export function createRegistry(nodes: Iterable<NodeDefinition<string, never>>): 
   const byId = new Map<string, NodeDefinition>();
   for (const node of nodes) {
     if (byId.has(node.id)) {
-      throw new SwitchyardError('E_NODE_MODULE', `node '${node.id}' is registered twice; give each node its own IRI`);
+      throw new SwitchyardError(
+        'E_NODE_MODULE',
+        `node '${node.id}' is registered twice; give each node its own IRI`,
+      );
     }
     byId.set(node.id, node as NodeDefinition);
   }

@@ -3,6 +3,7 @@ import type { CliIO } from '../io.ts';
 import { registerExport } from './export.ts';
 import { registerHash } from './hash.ts';
 import { registerInspect } from './inspect.ts';
+import { registerRun } from './run.ts';
 import { registerValidate } from './validate.ts';
 
 /** Sets the process exit code a command ends with (the highest one set wins). */
@@ -14,4 +15,5 @@ export function registerCommands(program: Command, io: CliIO, setExit: SetExit):
   registerInspect(program, io);
   registerHash(program, io);
   registerExport(program, io);
+  registerRun(program, io, setExit);
 }

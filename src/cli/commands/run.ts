@@ -2,17 +2,15 @@ import { createWriteStream, existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadDagFile, loadDagFolder } from '../../document/load.ts';
-import type { DagLibrary } from '../../document/model.ts';
 import { SwitchyardError } from '../../errors.ts';
-import { analyse } from '../../graph/analyse.ts';
 import { loadPolicyFile } from '../../policy/load.ts';
 import type { RuntimePolicy } from '../../policy/types.ts';
 import { createVirtualClock } from '../../policy/virtual-clock.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
 import type { RunResult } from '../../runtime/run.ts';
-import { formatDuration, formatProblem, plural } from '../format.ts';
+import { formatDuration, plural } from '../format.ts';
 import type { CliIO } from '../io.ts';
+import { loadValidDag } from '../load-one.ts';
 import { loadNodeModule } from '../node-modules.ts';
 import type { SetExit } from './index.ts';
 
@@ -56,15 +54,6 @@ export async function readInput(text: string | undefined, cwd: string): Promise<
     'E_INPUT',
     `${where} must be a JSON object (one item) or an array of objects (several items)`,
   );
-}
-
-/** The documents an embed may name: the DAG's own folder, then the project's dags/ folder. */
-async function libraryFor(dagFile: string, cwd: string): Promise<DagLibrary> {
-  const folders = [dirname(dagFile), join(cwd, 'dags')].filter(
-    (f, i, all) => existsSync(f) && all.indexOf(f) === i,
-  );
-  const loaded = await Promise.all(folders.map((folder) => loadDagFolder([folder])));
-  return { get: (id) => loaded.map((l) => l.library.get(id)).find((dag) => dag !== undefined) };
 }
 
 async function policyFor(
@@ -141,21 +130,10 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
     .option('--json', 'print the result as JSON')
     .action(async (dagPath: string, options: RunCommandOptions) => {
       const file = resolve(io.cwd, dagPath);
-      const loaded = await loadDagFile(file);
       const nodes = await loadNodeModule(options.nodes, io.cwd);
+      const { dag, library } = await loadValidDag(file, io.cwd, nodes);
       const items = await readInput(options.input, io.cwd);
       const deadlineMs = parseDeadline(options.deadline);
-      const library = await libraryFor(file, io.cwd);
-      const problems = loaded.dag ? analyse(loaded.dag, { nodes, library, file }) : loaded.problems;
-      const errors = problems.filter((p) => p.severity === 'error');
-      if (loaded.dag === undefined || errors.length > 0) {
-        for (const p of errors) io.err(formatProblem(p, io.cwd));
-        io.err(
-          `switchyard: ${relative(io.cwd, file) || file} has ${plural(errors.length, 'error')}; fix them before running it`,
-        );
-        setExit(1);
-        return;
-      }
       const { policy, from } = await policyFor(file, options.policy, io.cwd);
       const dispatcher = createDispatcher({
         nodes,
@@ -165,15 +143,26 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
       });
       const out =
         options.events === undefined ? undefined : createWriteStream(resolve(io.cwd, options.events));
-      const result = await dispatcher.run(
-        loaded.dag,
-        {},
-        {
-          items,
-          ...(deadlineMs === undefined ? {} : { deadlineMs }),
-          ...(out === undefined ? {} : { onEvent: (event) => out.write(`${JSON.stringify(event)}\n`) }),
-        },
-      );
+      // Ctrl-C aborts the run instead of killing the process: post phases still run and the summary says
+      // where each item stopped.
+      const interrupt = new AbortController();
+      const onSigint = () => interrupt.abort(new SwitchyardError('E_ABORTED', 'interrupted by the user'));
+      process.once('SIGINT', onSigint);
+      let result: RunResult;
+      try {
+        result = await dispatcher.run(
+          dag,
+          {},
+          {
+            items,
+            signal: interrupt.signal,
+            ...(deadlineMs === undefined ? {} : { deadlineMs }),
+            ...(out === undefined ? {} : { onEvent: (event) => out.write(`${JSON.stringify(event)}\n`) }),
+          },
+        );
+      } finally {
+        process.off('SIGINT', onSigint);
+      }
       if (out !== undefined)
         await new Promise<void>((done, fail) =>
           out.end((error?: Error | null) => (error ? fail(error) : done())),

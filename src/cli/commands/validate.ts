@@ -1,10 +1,10 @@
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadDagFolder } from '../../document/load.ts';
 import type { Problem } from '../../errors.ts';
 import { analyse } from '../../graph/analyse.ts';
 import { atWrittenPosition, formatProblem, plural } from '../format.ts';
 import type { CliIO } from '../io.ts';
+import { libraryAround } from '../library.ts';
 import { loadNodeModule } from '../node-modules.ts';
 import type { SetExit } from './index.ts';
 
@@ -21,14 +21,13 @@ export interface FileReport {
  */
 export async function checkDocuments(
   paths: readonly string[],
+  cwd: string,
   options: { nodes?: string } = {},
 ): Promise<FileReport[]> {
   const named = await loadDagFolder(paths);
-  const siblings = await loadDagFolder([...new Set([...named.results.keys()].map((file) => dirname(file)))]);
-  const library = {
-    get: (id: string) => named.library.get(id) ?? siblings.library.get(id),
-  };
-  const nodes = options.nodes === undefined ? undefined : await loadNodeModule(options.nodes);
+  const loaded = [...named.results.values()].flatMap((r) => (r.dag ? [r.dag] : []));
+  const library = await libraryAround(loaded, [...named.results.keys()], cwd);
+  const nodes = options.nodes === undefined ? undefined : await loadNodeModule(options.nodes, cwd);
   const reports: FileReport[] = [];
   for (const [file, result] of named.results) {
     const problems = [...result.problems];
@@ -55,6 +54,7 @@ export function registerValidate(program: Command, io: CliIO, setExit: SetExit):
     .action(async (paths: string[], options: { json?: boolean; nodes?: string }) => {
       const reports = await checkDocuments(
         paths,
+        io.cwd,
         options.nodes === undefined ? {} : { nodes: options.nodes },
       );
       if (reports.length === 0) {

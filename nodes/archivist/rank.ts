@@ -1,0 +1,69 @@
+import { defineNode } from '../../src/runtime/node.ts';
+import type { Catalog } from './catalog.ts';
+import { normalise } from './catalog.ts';
+import { type ArchivistServices, type AskData, nodeIri, type SearchFilters } from './services.ts';
+import type { Candidate, Hit } from './types.ts';
+
+/** How much each strategy's best hit counts towards a book's merged score. */
+export const STRATEGY_WEIGHTS: Readonly<Record<Hit['strategy'], number>> = {
+  title: 3,
+  author: 2.5,
+  subject: 1.5,
+  fulltext: 1,
+};
+
+/** Books on the shortlist. */
+export const SHORTLIST_SIZE = 5;
+
+/** Every hit found anywhere in the gathered results, whatever shape the reducer gave them. */
+export function hitsIn(results: unknown, depth = 0): Hit[] {
+  if (depth > 6 || results === null || typeof results !== 'object') return [];
+  if (Array.isArray(results)) return results.flatMap((r) => hitsIn(r, depth + 1));
+  const r = results as Record<string, unknown>;
+  if (typeof r.id === 'string' && typeof r.score === 'number' && typeof r.strategy === 'string') {
+    return [r as unknown as Hit];
+  }
+  return Object.values(r).flatMap((v) => hitsIn(v, depth + 1));
+}
+
+/**
+ * Merges the strategies' hits: each strategy's scores are scaled to its best hit and weighted, a book
+ * found by several strategies adds them up; then the filters apply and the best books make the shortlist.
+ */
+export function rankHits(hits: readonly Hit[], filters: SearchFilters, catalog: Catalog): Candidate[] {
+  const best = new Map<string, number>();
+  for (const h of hits) best.set(h.strategy, Math.max(best.get(h.strategy) ?? 0, h.score));
+  const merged = new Map<string, { score: number; strategies: Set<string> }>();
+  for (const h of hits) {
+    const entry = merged.get(h.id) ?? { score: 0, strategies: new Set<string>() };
+    entry.score += (h.score / (best.get(h.strategy) || 1)) * STRATEGY_WEIGHTS[h.strategy];
+    entry.strategies.add(h.strategy);
+    merged.set(h.id, entry);
+  }
+  const author = filters.author === undefined ? undefined : normalise(filters.author);
+  const out: Candidate[] = [];
+  for (const [id, { score, strategies }] of merged) {
+    const book = catalog.get(id);
+    if (!book || filters.exclude.includes(id)) continue;
+    if (author !== undefined && !book.authors.some((a) => normalise(a) === author)) continue;
+    if (filters.maxPages !== undefined && book.pages > filters.maxPages) continue;
+    if (filters.minPages !== undefined && book.pages < filters.minPages) continue;
+    out.push({ ...book, score: Math.round(score * 1000) / 1000, strategies: [...strategies].sort() });
+  }
+  out.sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
+  return out.slice(0, SHORTLIST_SIZE);
+}
+
+/** The node after the gather: ranks the merged candidates into the shortlist. */
+export const rank = defineNode<'ranked' | 'empty', ArchivistServices>({
+  id: nodeIri('rank'),
+  outputs: ['ranked', 'empty'],
+  description: 'Merges and ranks the candidates of every strategy.',
+  run(item, ctx) {
+    const data = item.data as unknown as AskData;
+    const shortlist = rankHits(hitsIn(data.results), data.filters ?? { exclude: [] }, ctx.services.catalog);
+    data.shortlist = shortlist;
+    if (shortlist.length === 0) return { output: 'empty', reason: 'no book matches' };
+    return { output: 'ranked', reason: `${shortlist.length} candidates, best "${shortlist[0]?.title}"` };
+  },
+});

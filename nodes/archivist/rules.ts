@@ -1,0 +1,81 @@
+import { type Catalog, normalise } from './catalog.ts';
+import type { Classification, Intent, Memory } from './types.ts';
+
+const DESCRIBE =
+  /\b(describe|summary|summari[sz]e|plot|what happens in|tell me (more )?about|what (is|s) .+ about|about the book)\b/;
+const RECOMMEND =
+  /\b(recommend|suggest|similar|like|something|anything|another|else|shorter|longer|next read|should i read|in the mood)\b/;
+const FIND =
+  /\b(find|who wrote|books? by|written by|do you have|search|look(ing)? for|wrote|author of|which books?|list)\b/;
+const BOOKISH =
+  /\b(books?|novels?|read|reading|authors?|writers?|story|stories|fiction|library|catalog(ue)?|titles?)\b/;
+const SAME_AUTHOR = /\b(same (author|writer)|by (her|him|them)|(her|his|their) other)\b/;
+const SAME_BOOK = /\b(it|that( one| book)?|this( one| book)?|the same book)\b/;
+const SHORTER = /\b(shorter|short|quicker|quick read|fewer pages|less long)\b/;
+const LONGER = /\b(longer|long read|more pages|bigger)\b/;
+
+const STOPWORDS = new Set(
+  (
+    'a an and any are about be book books by can could do find for from give have i in is it like me my novel novels of on ' +
+    'or please read recommend show similar some something suggest tell that the there this to want what which who with ' +
+    'would you your same author shorter longer another else one written wrote whats'
+  ).split(' '),
+);
+
+/** The question without stopwords: what full-text search should look for. */
+export function keywordsOf(question: string): string {
+  return normalise(question)
+    .split(' ')
+    .filter((w) => w.length > 1 && !STOPWORDS.has(w))
+    .join(' ');
+}
+
+function intentOf(q: string, named: boolean, subjects: number, memory: Memory | undefined): Intent {
+  if (DESCRIBE.test(q) && (named || memory?.bookId !== undefined)) return 'describe';
+  if (RECOMMEND.test(q)) return 'recommend';
+  if (FIND.test(q) || named) return 'find';
+  if (subjects > 0 && BOOKISH.test(q)) return 'recommend';
+  if (BOOKISH.test(q)) return 'find';
+  return 'off-topic';
+}
+
+/**
+ * Classifies a question with fixed rules: the offline model's classifier, and the salvage route when a
+ * real model cannot classify. Uses the previous turn for "the same author" and "something shorter".
+ * @example
+ * classifyByRules('something shorter by the same author', { author: 'George Orwell', bookId: 'nineteen-eighty-four' }, catalog);
+ */
+export function classifyByRules(
+  question: string,
+  memory: Memory | undefined,
+  catalog: Catalog,
+): Classification {
+  const q = normalise(question);
+  const titles = catalog.titlesIn(question);
+  const authors = catalog.authorsIn(question);
+  const subjects = catalog.subjectsIn(question);
+  const remembered = memory?.bookId === undefined ? undefined : catalog.get(memory.bookId);
+  const sameAuthor = SAME_AUTHOR.test(q);
+  const shorter = SHORTER.test(q);
+  const longer = !shorter && LONGER.test(q);
+  const followUp =
+    memory !== undefined && (sameAuthor || shorter || longer || (titles.length === 0 && SAME_BOOK.test(q)));
+
+  let title = titles[0]?.title;
+  if (title === undefined && followUp && remembered && !sameAuthor && !shorter && !longer)
+    title = remembered.title;
+  let author = authors[0];
+  if (author === undefined && sameAuthor) author = memory?.author ?? remembered?.authors[0];
+
+  let intent = intentOf(q, title !== undefined || author !== undefined, subjects.length, memory);
+  if (intent === 'off-topic' && followUp) intent = 'recommend';
+  return {
+    intent,
+    ...(title === undefined ? {} : { title }),
+    ...(author === undefined ? {} : { author }),
+    subjects,
+    keywords: keywordsOf(question),
+    shorter,
+    longer,
+  };
+}

@@ -1,0 +1,120 @@
+import { SwitchyardError } from '../errors.ts';
+import type { CompiledPlacement } from '../graph/compile.ts';
+import { BatchExecutionContext, ExecutionContext, settleNode } from './execute.ts';
+import type { ItemState } from './item-state.ts';
+import type { NodeDefinition, NodeResult } from './node.ts';
+import type { Prepared } from './prepare.ts';
+import type { RunContext } from './runner.ts';
+import { classifyThrown, type TaskOutcome, toOutcome } from './task.ts';
+
+interface Waiting {
+  readonly state: ItemState;
+  readonly visit: number;
+  readonly resolve: (outcome: TaskOutcome) => void;
+  readonly reject: (reason: unknown) => void;
+}
+
+/**
+ * Collects the items that reach a batch node's placement before the microtask queue drains, and hands them
+ * to the node together (at most `maxBatch` at a time). Each item gets its own result; a thrown batch error
+ * (or a deadline) applies to every item of that batch.
+ */
+export class Batcher {
+  private queue: Waiting[] = [];
+  private scheduled = false;
+
+  constructor(
+    private readonly run: RunContext,
+    private readonly prep: Prepared,
+    private readonly at: CompiledPlacement,
+    private readonly node: NodeDefinition,
+  ) {}
+
+  /** Queues one item; resolves with its outcome once its batch has run. */
+  submit(state: ItemState, visit: number): Promise<TaskOutcome> {
+    return new Promise<TaskOutcome>((resolve, reject) => {
+      this.queue.push({ state, visit, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        queueMicrotask(() => this.flush());
+      }
+    });
+  }
+
+  private flush(): void {
+    this.scheduled = false;
+    const all = this.queue;
+    this.queue = [];
+    const size = Math.max(1, this.node.maxBatch ?? all.length);
+    for (let i = 0; i < all.length; i += size) void this.runBatch(all.slice(i, i + size));
+  }
+
+  private async runBatch(entries: readonly Waiting[]): Promise<void> {
+    const { run, prep, at, node } = this;
+    run.executions += entries.length;
+    const deadlineMs = prep.timings[at.index]?.deadlineMs;
+    let execution: AbortController | undefined;
+    let signal = run.signal;
+    if (deadlineMs !== undefined) {
+      execution = new AbortController();
+      signal = AbortSignal.any([run.signal, execution.signal]);
+    }
+    const dagId = prep.compiled.dag.id;
+    const services = run.env.services;
+    const contexts = entries.map(
+      (e) => new ExecutionContext(signal, services, at.key, dagId, e.visit, e.state, run.clock),
+    );
+    const ctx = new BatchExecutionContext(signal, services, at.key, dagId, contexts, run.clock);
+    try {
+      const batch = node.batch as NonNullable<NodeDefinition['batch']>;
+      const pending = Promise.resolve().then(() =>
+        batch(
+          entries.map((e) => e.state),
+          ctx,
+        ),
+      );
+      const results: readonly NodeResult[] = await settleNode(
+        pending,
+        run.signal,
+        run.clock,
+        at.key,
+        deadlineMs,
+        execution,
+      );
+      if (!Array.isArray(results) || results.length !== entries.length) {
+        throw new SwitchyardError(
+          'E_NODE_ERROR',
+          `batch node '${node.id}' returned ${Array.isArray(results) ? results.length : 'no'} results for ${entries.length} items; return one result per item, in order`,
+        );
+      }
+      entries.forEach((entry, i) => {
+        entry.resolve(toOutcome(run, results[i], at.key));
+      });
+    } catch (error) {
+      let outcome: TaskOutcome;
+      try {
+        outcome = classifyThrown(run, error);
+      } catch (stop) {
+        for (const entry of entries) entry.reject(stop);
+        return;
+      }
+      for (const entry of entries) entry.resolve(outcome);
+    }
+  }
+}
+
+/** The batcher of a placement within a run, created on first use. */
+export function batcherOf(
+  run: RunContext,
+  prep: Prepared,
+  at: CompiledPlacement,
+  node: NodeDefinition,
+): Batcher {
+  const slots = run.slotsOf(prep);
+  let batcher = slots.batchers[at.index] as Batcher | undefined;
+  if (batcher === undefined) {
+    batcher = new Batcher(run, prep, at, node);
+    slots.batchers[at.index] = batcher;
+  }
+  return batcher;
+}

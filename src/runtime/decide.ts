@@ -1,0 +1,144 @@
+import type { Budget } from '../document/model.ts';
+import type { CompiledPlacement, CompiledRoute } from '../graph/compile.ts';
+import { backoffDelay } from '../policy/backoff.ts';
+import { effectiveRetryAfter, parseRetryAfter } from '../policy/retry-after.ts';
+import type { Random, TimingPolicy } from '../policy/types.ts';
+import { type ClassifiedError, engineError } from './error-summary.ts';
+import type { ItemState } from './item-state.ts';
+
+/** What a placement produced for an item: an output (with an optional reason), or a classified error. */
+export type Outcome =
+  | { readonly output: string; readonly reason?: string | undefined }
+  | { readonly error: ClassifiedError };
+
+/** Take `route` to `target` now. */
+export interface GoDecision {
+  readonly type: 'go';
+  readonly output: string;
+  readonly route: CompiledRoute;
+  readonly target: CompiledPlacement;
+  readonly reason: string | undefined;
+}
+
+/** Spend one unit of `budget` (count becomes `attempt`), wait `delayMs`, then take `route` to `target`. */
+export interface WaitDecision {
+  readonly type: 'wait';
+  readonly output: string;
+  readonly route: CompiledRoute;
+  readonly target: CompiledPlacement;
+  readonly budget: string;
+  readonly attempt: number;
+  readonly delayMs: number;
+  readonly delaySource: 'backoff' | 'retry-after';
+  readonly reason: string | undefined;
+}
+
+/** The retry route cannot be taken (budget spent, or the wait would pass the run deadline): go to `target`. */
+export interface ExhaustedDecision {
+  readonly type: 'exhausted';
+  readonly output: string;
+  readonly route: CompiledRoute;
+  readonly target: CompiledPlacement;
+  readonly budget: string;
+  readonly why: 'spent' | 'deadline';
+  readonly reason: string | undefined;
+}
+
+/** The item cannot go on: it ends in the run's failure list with `error`. */
+export interface FailDecision {
+  readonly type: 'fail';
+  readonly output: string;
+  readonly error: ClassifiedError;
+}
+
+/** The effect the dispatcher carries out for one outcome. */
+export type Decision = GoDecision | WaitDecision | ExhaustedDecision | FailDecision;
+
+/** The output a thrown error takes: `retry` when retryable and routed, else `error` when routed, else none. */
+export function outputForError(at: CompiledPlacement, error: ClassifiedError): string | undefined {
+  if (error.retryable && at.routes.has('retry')) return 'retry';
+  if (at.routes.has('error')) return 'error';
+  return undefined;
+}
+
+/**
+ * Decides where an item goes after a placement: a pure function of the compiled graph, the item's state, the
+ * outcome, the placement's timing and the clock's reading (randomness only through `random`, for jitter).
+ *
+ * - an output with a `next`/`salvage` route → go;
+ * - an output with a `retry` route → wait (Retry-After hint if honoured, else back-off) then go, unless the
+ *   budget is spent (exhausted, `spent`) or the wait would pass `runDeadlineAt` (exhausted, `deadline`);
+ * - a thrown error → its `retry` route when retryable, else its `error` route, else fail;
+ * - an output with no route → fail with `E_UNROUTED_OUTPUT`.
+ *
+ * @example
+ * const d = decide(compiled.byKey.get('validate')!, compiled.budgets, state, { output: 'invalid' }, timing, 0, Infinity, random);
+ */
+export function decide(
+  at: CompiledPlacement,
+  budgets: readonly Budget[],
+  state: ItemState,
+  outcome: Outcome,
+  timing: TimingPolicy,
+  now: number,
+  runDeadlineAt: number,
+  random: Random,
+  retryAfterHint?: number | string,
+  previousDelayMs?: number,
+): Decision {
+  let output: string;
+  let reason: string | undefined;
+  if ('error' in outcome) {
+    const chosen = outputForError(at, outcome.error);
+    if (chosen === undefined) return { type: 'fail', output: 'error', error: outcome.error };
+    output = chosen;
+    reason = outcome.error.message;
+    if (retryAfterHint === undefined && outcome.error.retryAfter !== undefined)
+      retryAfterHint = outcome.error.retryAfter;
+  } else {
+    output = outcome.output;
+    reason = outcome.reason;
+  }
+
+  const route = at.routes.get(output);
+  if (route === undefined) {
+    const message = `placement '${at.key}' took output '${output}', which has no route; add a route for '${output}' to the document or return another output`;
+    return { type: 'fail', output, error: engineError('E_UNROUTED_OUTPUT', message) };
+  }
+  if (route.kind !== 'retry' || route.budget < 0) {
+    return { type: 'go', output, route, target: route.target, reason };
+  }
+
+  const declared = budgets[route.budget];
+  const budget = declared?.name ?? String(route.route.budget);
+  const max = declared?.max ?? 0;
+  const count = state.budgets[budget] ?? 0;
+  if (count >= max) return exhausted(output, route, budget, 'spent', reason);
+
+  const attempt = count + 1;
+  let delayMs: number | undefined;
+  let delaySource: 'backoff' | 'retry-after' = 'backoff';
+  if (retryAfterHint !== undefined) {
+    const hintMs = parseRetryAfter(retryAfterHint, now);
+    delayMs = effectiveRetryAfter(hintMs, timing.retryAfter);
+    if (delayMs !== undefined) delaySource = 'retry-after';
+  }
+  if (delayMs === undefined)
+    delayMs = backoffDelay(attempt, timing.backoff, timing.jitter, random, previousDelayMs);
+  if (now + delayMs > runDeadlineAt) return exhausted(output, route, budget, 'deadline', reason);
+  return { type: 'wait', output, route, target: route.target, budget, attempt, delayMs, delaySource, reason };
+}
+
+function exhausted(
+  output: string,
+  route: CompiledRoute,
+  budget: string,
+  why: 'spent' | 'deadline',
+  reason: string | undefined,
+): Decision {
+  if (route.exhausted === undefined) {
+    const message = `retry route '${route.from.key}' → '${route.target.key}' has no exhaustion placement; add "exhausted" to the route`;
+    return { type: 'fail', output, error: engineError('E_RETRY_WITHOUT_EXHAUSTION', message) };
+  }
+  return { type: 'exhausted', output, route, target: route.exhausted, budget, why, reason };
+}

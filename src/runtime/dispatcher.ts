@@ -1,0 +1,187 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { hashDag } from '../document/hash.ts';
+import type { Dag, DagLibrary } from '../document/model.ts';
+import { SwitchyardError } from '../errors.ts';
+import type { CompiledDag } from '../graph/compile.ts';
+import { systemClock } from '../policy/clock.ts';
+import { defaultPolicy } from '../policy/defaults.ts';
+import { seededRandom } from '../policy/random.ts';
+import { resolvePolicy } from '../policy/resolve.ts';
+import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.ts';
+import { EventStream } from './event-stream.ts';
+import type { RunEvent } from './events.ts';
+import { executeRun } from './execute-run.ts';
+import { createItemState, type ItemState, restoreItemState } from './item-state.ts';
+import { createRegistry, type NodeDefinition, type NodeRegistry } from './node.ts';
+import { compiledOf, missingParts, type Prepared, prepare } from './prepare.ts';
+import { Run } from './run.ts';
+import type { RunEnvironment } from './runner.ts';
+
+/** Options of {@link createDispatcher}; everything but `nodes` has a default. */
+export interface DispatcherOptions<S = unknown> {
+  /** The node implementations, as a registry or a list. */
+  readonly nodes: NodeRegistry | readonly NodeDefinition<string, never>[];
+  /** Handed to every node as `ctx.services`; default `undefined`. */
+  readonly services?: S;
+  /** A resolved policy, or a policy as written (resolved once here); default {@link defaultPolicy}. */
+  readonly policy?: RuntimePolicy | PolicyInput;
+  /** Time and sleeps; default {@link systemClock}. */
+  readonly clock?: Clock;
+  /** Jitter source; default a {@link seededRandom} generator seeded from `node:crypto` when the dispatcher is made. */
+  readonly random?: Random;
+  /** Documents that embed and scatter placements name by IRI; default none. */
+  readonly library?: DagLibrary;
+}
+
+/** Options of one run. */
+export interface RunOptions {
+  /** Aborting it stops every wait at once; the result lists where each item stopped. */
+  readonly signal?: AbortSignal;
+  /** The run deadline in ms from the start; default the policy's `run.deadlineMs` (none). */
+  readonly deadlineMs?: number;
+  /** Several input items (ids '1', '2', …) instead of the single `input`. */
+  readonly items?: readonly Record<string, unknown>[];
+  /**
+   * Checkpointed item states to run again from the entrypoint instead of `input`/`items`: data, budgets,
+   * journal (recorded steps are not run again), trail and visits are kept.
+   */
+  readonly resume?: readonly ItemState[];
+  /** The entrypoint key to start at; default the document's first entrypoint. */
+  readonly entrypoint?: string;
+  /** Default a random UUID. */
+  readonly runId?: string;
+  /** Called with every event, synchronously, in order. */
+  readonly onEvent?: (event: RunEvent) => void;
+}
+
+/** Runs DAG documents with one set of nodes, services, policy, clock and random source. */
+export interface Dispatcher {
+  /**
+   * Starts a run over `input` (or `options.items`). The returned {@link Run} is awaitable (the result) and
+   * async-iterable (the events); the run starts on the next microtask, so iterate it right away.
+   */
+  run(dag: Dag | CompiledDag, input?: Record<string, unknown>, options?: RunOptions): Run;
+  /** The resolved policy the dispatcher uses. */
+  readonly policy: RuntimePolicy;
+}
+
+function isResolved(policy: RuntimePolicy | PolicyInput): policy is RuntimePolicy {
+  return 'classification' in policy && 'defaults' in policy && Object.isFrozen(policy);
+}
+
+/**
+ * Creates a dispatcher. Compiles each DAG once and resolves its timing once; items then flow independently,
+ * each on its own, with retry budgets in the item state and timing from the policy.
+ * @example
+ * const dispatcher = createDispatcher({ nodes: [compose, validate, salvage], clock: createVirtualClock({ auto: true }) });
+ * const result = await dispatcher.run(dag, { topic: 'whales' });
+ * result.items[0]?.terminal; // 'done'
+ */
+export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Dispatcher {
+  const registry: NodeRegistry =
+    'get' in options.nodes && typeof options.nodes.get === 'function'
+      ? (options.nodes as NodeRegistry)
+      : createRegistry(options.nodes as readonly NodeDefinition<string, never>[]);
+  const policy =
+    options.policy === undefined
+      ? defaultPolicy
+      : isResolved(options.policy)
+        ? options.policy
+        : resolvePolicy(options.policy);
+  const library = options.library;
+  const prepared = new WeakMap<CompiledDag, Prepared>();
+  const checked = new WeakSet<CompiledDag>();
+  const prepareCompiled = (compiled: CompiledDag): Prepared => {
+    let prep = prepared.get(compiled);
+    if (prep === undefined) {
+      prep = prepare(compiled, policy, registry);
+      prepared.set(compiled, prep);
+    }
+    return prep;
+  };
+  const env: RunEnvironment = {
+    services: options.services,
+    policy,
+    clock: options.clock ?? systemClock,
+    random: options.random ?? seededRandom(randomInt(0, 2 ** 32)),
+    library,
+    prepareDag: (dag) => prepareCompiled(compiledOf(dag)),
+    prepareIri: (iri) => {
+      const dag = library?.get(iri);
+      return dag === undefined ? undefined : prepareCompiled(compiledOf(dag));
+    },
+  };
+
+  const check = (compiled: CompiledDag): void => {
+    if (checked.has(compiled)) return;
+    const missing = missingParts(compiled, registry, library);
+    if (missing.nodes.length > 0) {
+      throw new SwitchyardError(
+        'E_NODE_NOT_REGISTERED',
+        `DAG '${compiled.dag.id}' needs nodes that are not registered: ${missing.nodes.join(', ')}; pass them in createDispatcher({ nodes })`,
+      );
+    }
+    if (missing.dags.length > 0) {
+      throw new SwitchyardError(
+        'E_UNKNOWN_DAG',
+        `DAG '${compiled.dag.id}' embeds documents missing from the library: ${missing.dags.join(', ')}; pass them in createDispatcher({ library })`,
+      );
+    }
+    checked.add(compiled);
+  };
+
+  return {
+    policy,
+    run(dag, input = {}, runOptions = {}) {
+      const runId = runOptions.runId ?? randomUUID();
+      const clock = env.clock;
+      const stream = new EventStream(runId, () => clock.now());
+      if (runOptions.onEvent) stream.listen(runOptions.onEvent);
+      const result = Promise.resolve().then(() => {
+        const compiled = compiledOf(dag);
+        check(compiled);
+        const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
+        const states =
+          runOptions.resume?.map((saved) => restoreItemState(saved)) ??
+          (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), data));
+        return executeRun(
+          env,
+          prepareCompiled(compiled),
+          entrypoint,
+          states,
+          runOptions,
+          stream,
+          runId,
+          hashDag(compiled.dag),
+        );
+      });
+      result.then(
+        () => stream.close(),
+        (error: unknown) => stream.close({ error }),
+      );
+      return new Run(runId, result, stream);
+    },
+  };
+}
+
+function pickEntrypoint(compiled: CompiledDag, key: string | undefined) {
+  if (key === undefined) {
+    const first = compiled.entrypoints[0];
+    if (first === undefined) {
+      throw new SwitchyardError(
+        'E_DANGLING_ENTRYPOINT',
+        `DAG '${compiled.dag.id}' has no entrypoint; declare one`,
+      );
+    }
+    return first;
+  }
+  const entry = compiled.entrypoints.find((e) => e.key === key);
+  if (entry === undefined) {
+    const known = compiled.entrypoints.map((e) => e.key).join(', ');
+    throw new SwitchyardError(
+      'E_INPUT',
+      `'${key}' is not an entrypoint of '${compiled.dag.id}'; use one of: ${known}`,
+    );
+  }
+  return entry;
+}

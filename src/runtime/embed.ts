@@ -1,0 +1,47 @@
+import type { EmbedPlacement } from '../document/model.ts';
+import type { CompiledPlacement } from '../graph/compile.ts';
+import type { Outcome } from './decide.ts';
+import { engineError } from './error-summary.ts';
+import { createItemState, type ItemState } from './item-state.ts';
+import { getPointer, setPointer } from './pointer.ts';
+import type { RunContext } from './runner.ts';
+
+/** A deep copy of plain JSON, so parent and child never share mutable data. */
+function copyJson(value: unknown): unknown {
+  return value === undefined ? undefined : structuredClone(value);
+}
+
+/**
+ * Runs an embed placement: the child DAG gets data built from the `input` mappings (parent pointer → child
+ * pointer, copied), a fresh state (budgets, journal) as item `<parent id>/<placement key>`, and runs from its
+ * first entrypoint. At its terminal the `result` mappings copy child values back (child pointer → parent
+ * pointer; absent values are skipped), and the terminal's outcome (`completed` / `failed`) is the output.
+ * A child that fails with an error gives that error as the embed's outcome (its `retry` / `error` route).
+ */
+export async function runEmbed(run: RunContext, at: CompiledPlacement, state: ItemState): Promise<Outcome> {
+  const placement = at.placement as EmbedPlacement;
+  const child = run.env.prepareIri(placement.dag);
+  if (child === undefined) {
+    const message = `embed '${at.key}' runs DAG '${placement.dag}', which is not in the library; pass it in createDispatcher({ library })`;
+    return { error: engineError('E_UNKNOWN_DAG', message) };
+  }
+  const entry = child.compiled.entrypoints[0];
+  if (entry === undefined) {
+    return {
+      error: engineError('E_DANGLING_ENTRYPOINT', `DAG '${placement.dag}' has no entrypoint; declare one`),
+    };
+  }
+  let data: Record<string, unknown> = {};
+  for (const mapping of placement.input) {
+    data = setPointer(data, mapping.to, copyJson(getPointer(state.data, mapping.from)));
+  }
+  const childState = createItemState(`${state.id}/${at.key}`, data);
+  const ending = await run.drive(child, childState, entry);
+  if (ending.kind === 'stopped') throw run.signal.reason;
+  if (ending.kind === 'failed') return { error: ending.error };
+  for (const mapping of placement.result) {
+    const value = getPointer(childState.data, mapping.from);
+    if (value !== undefined) state.data = setPointer(state.data, mapping.to, value);
+  }
+  return { output: ending.outcome };
+}

@@ -1,0 +1,100 @@
+import type { RunEvent } from './events.ts';
+
+type Distribute<T> = T extends RunEvent ? Omit<T, 'seq' | 'time' | 'runId'> : never;
+
+/** A run event before the stream stamps it with `seq`, `time` and `runId`. */
+export type EventBody = Distribute<RunEvent>;
+
+interface Reader {
+  readonly queue: RunEvent[];
+  wake: (() => void) | undefined;
+}
+
+/**
+ * The event stream of one run. Events are built only when someone listens (`active`); the dispatcher checks
+ * it before creating an event object, so a run nobody watches allocates none.
+ */
+export class EventStream {
+  /** True once a listener or an iterator is attached. */
+  active = false;
+  private seq = 0;
+  private readonly listeners: Array<(event: RunEvent) => void> = [];
+  private readonly readers: Reader[] = [];
+  private done = false;
+  private failure: { error: unknown } | undefined;
+
+  constructor(
+    private readonly runId: string,
+    private readonly now: () => number,
+  ) {}
+
+  /** Calls `listener` with every later event, synchronously, in order. */
+  listen(listener: (event: RunEvent) => void): void {
+    this.listeners.push(listener);
+    this.active = true;
+  }
+
+  /** Stamps and delivers one event. */
+  emit(body: EventBody): void {
+    const event = { seq: this.seq++, time: this.now(), runId: this.runId, ...body } as RunEvent;
+    for (const listener of this.listeners) listener(event);
+    for (const reader of this.readers) {
+      reader.queue.push(event);
+      const wake = reader.wake;
+      if (wake) {
+        reader.wake = undefined;
+        wake();
+      }
+    }
+  }
+
+  /** Ends every iterator after the events already queued; `error` makes them throw it instead. */
+  close(error?: { error: unknown }): void {
+    this.done = true;
+    this.failure = error;
+    for (const reader of this.readers) {
+      const wake = reader.wake;
+      reader.wake = undefined;
+      wake?.();
+    }
+  }
+
+  /** A new iterator over the events from now on (attach before the run starts to see them all). */
+  iterate(): AsyncIterableIterator<RunEvent> {
+    const reader: Reader = { queue: [], wake: undefined };
+    this.readers.push(reader);
+    this.active = true;
+    let index = 0;
+    const stream = this;
+    return {
+      [Symbol.asyncIterator]() {
+        return this;
+      },
+      async next(): Promise<IteratorResult<RunEvent>> {
+        for (;;) {
+          if (index < reader.queue.length) {
+            const value = reader.queue[index] as RunEvent;
+            reader.queue[index++] = undefined as unknown as RunEvent;
+            if (index > 4096 && index * 2 > reader.queue.length) {
+              reader.queue.splice(0, index);
+              index = 0;
+            }
+            return { value, done: false };
+          }
+          if (stream.done) {
+            if (stream.failure) throw stream.failure.error;
+            return { value: undefined, done: true };
+          }
+          await new Promise<void>((resolve) => {
+            reader.wake = resolve;
+          });
+        }
+      },
+      async return(): Promise<IteratorResult<RunEvent>> {
+        const at = stream.readers.indexOf(reader);
+        if (at >= 0) stream.readers.splice(at, 1);
+        return { value: undefined, done: true };
+      },
+    };
+  }
+}

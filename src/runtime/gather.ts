@@ -1,0 +1,107 @@
+import type { GatherPlacement } from '../document/model.ts';
+import type { ErrorSummary } from './events.ts';
+
+/** What one scatter child came back with. */
+export interface ChildResult {
+  /** Position in the scattered list. */
+  readonly index: number;
+  readonly status: 'completed' | 'failed';
+  /** The child's `result` (see the scatter module); null when it set none. */
+  readonly value: unknown;
+  /** 0 for the first child to finish, 1 for the next, … */
+  readonly order: number;
+  /** Why a failed child failed: its terminal key or its error. */
+  readonly terminal?: string;
+  readonly error?: ErrorSummary;
+}
+
+/** The reduced value and the output a gather takes. */
+export interface GatherOutcome {
+  readonly output: 'completed' | 'failed';
+  readonly value: unknown;
+}
+
+/** A canonical JSON text (object keys sorted), so that JSON-equal values compare equal. */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record)
+    .filter((key) => record[key] !== undefined)
+    .sort();
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
+}
+
+/** The largest group of JSON-equal values among completed children (ties: the group seen first in input order). */
+export function largestAgreement(children: readonly ChildResult[]): { value: unknown; size: number } {
+  const groups = new Map<string, { value: unknown; size: number }>();
+  let best: { value: unknown; size: number } = { value: null, size: 0 };
+  for (const child of children) {
+    if (child.status !== 'completed') continue;
+    const key = canonicalJson(child.value);
+    const group = groups.get(key) ?? { value: child.value, size: 0 };
+    group.size++;
+    groups.set(key, group);
+    if (group.size > best.size) best = group;
+  }
+  return best;
+}
+
+/**
+ * Reduces scatter children (given in input order) as a gather placement says.
+ *
+ * Reducers: `collect` → the values of the completed children, in input order; `partition` →
+ * `{ completed: values in input order, failed: [{ index, terminal?, error? }] }`; `first` → the value of the
+ * child that completed first (by completion order), null when none did; `quorum` → the value most completed
+ * children agree on (JSON-equal; ties go to the value seen first in input order), null when none completed.
+ *
+ * Requirements: `all` → every child completed (true for no children); `any` → at least one completed;
+ * `quorum` → at least `quorum` completed children agree on one value (default: a majority of all children).
+ *
+ * @example
+ * reduceChildren({ reducer: 'collect', require: 'any' } as GatherPlacement, children);
+ */
+export function reduceChildren(
+  gather: Pick<GatherPlacement, 'reducer' | 'require' | 'quorum'>,
+  children: readonly ChildResult[],
+): GatherOutcome {
+  let completed = 0;
+  for (const child of children) if (child.status === 'completed') completed++;
+
+  let met: boolean;
+  if (gather.require === 'all') met = completed === children.length;
+  else if (gather.require === 'any') met = completed > 0;
+  else
+    met =
+      completed > 0 &&
+      largestAgreement(children).size >= (gather.quorum ?? Math.floor(children.length / 2) + 1);
+
+  return { output: met ? 'completed' : 'failed', value: reduce(gather.reducer, children) };
+}
+
+function reduce(reducer: GatherPlacement['reducer'], children: readonly ChildResult[]): unknown {
+  switch (reducer) {
+    case 'collect':
+      return children.filter((c) => c.status === 'completed').map((c) => c.value);
+    case 'partition':
+      return {
+        completed: children.filter((c) => c.status === 'completed').map((c) => c.value),
+        failed: children
+          .filter((c) => c.status === 'failed')
+          .map((c) => ({
+            index: c.index,
+            ...(c.terminal === undefined ? {} : { terminal: c.terminal }),
+            ...(c.error === undefined ? {} : { error: c.error }),
+          })),
+      };
+    case 'first': {
+      let first: ChildResult | undefined;
+      for (const child of children) {
+        if (child.status === 'completed' && (first === undefined || child.order < first.order)) first = child;
+      }
+      return first === undefined ? null : first.value;
+    }
+    case 'quorum':
+      return largestAgreement(children).value;
+  }
+}

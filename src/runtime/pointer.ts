@@ -1,0 +1,50 @@
+/** RFC 6901 JSON pointers over item data: read a value, or write one creating objects on the way. */
+
+function tokens(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/** The value at `pointer` in `root`, or undefined when a step is missing. `''` is the root itself. */
+export function getPointer(root: unknown, pointer: string): unknown {
+  let at: unknown = root;
+  for (const token of tokens(pointer)) {
+    if (at === null || typeof at !== 'object') return undefined;
+    at = Array.isArray(at) ? at[Number(token)] : (at as Record<string, unknown>)[token];
+  }
+  return at;
+}
+
+/**
+ * Writes `value` at `pointer` in `root`, creating missing objects on the way; returns the new root (which is
+ * `value` itself when the pointer is `''` and `value` is an object, else `root`).
+ */
+export function setPointer(
+  root: Record<string, unknown>,
+  pointer: string,
+  value: unknown,
+): Record<string, unknown> {
+  const path = tokens(pointer);
+  if (path.length === 0) {
+    return value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : root;
+  }
+  let at: Record<string, unknown> = root;
+  for (let i = 0; i < path.length - 1; i++) {
+    const token = path[i] as string;
+    const next = at[token];
+    if (next === null || typeof next !== 'object') {
+      const created: Record<string, unknown> = {};
+      at[token] = created;
+      at = created;
+    } else {
+      at = next as Record<string, unknown>;
+    }
+  }
+  at[path[path.length - 1] as string] = value;
+  return root;
+}

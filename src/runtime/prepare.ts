@@ -1,0 +1,79 @@
+import type { Dag, DagLibrary } from '../document/model.ts';
+import { type CompiledDag, compile } from '../graph/compile.ts';
+import { timingFor } from '../policy/resolve.ts';
+import type { RuntimePolicy, TimingPolicy } from '../policy/types.ts';
+import type { NodeDefinition, NodeRegistry } from './node.ts';
+
+/** A compiled DAG with everything the hot path looks up resolved once: timing and node per placement. */
+export interface Prepared {
+  readonly compiled: CompiledDag;
+  /** By placement index. */
+  readonly timings: readonly TimingPolicy[];
+  /** By placement index: the node of a task, phase or node-bodied scatter; undefined elsewhere or unregistered. */
+  readonly nodes: readonly (NodeDefinition | undefined)[];
+  /** By placement index: the node IRI the placement names, if any. */
+  readonly nodeIris: readonly (string | undefined)[];
+}
+
+const compiledCache = new WeakMap<Dag, CompiledDag>();
+
+/** True when `value` is already a compiled DAG rather than a model. */
+export function isCompiled(value: Dag | CompiledDag): value is CompiledDag {
+  return 'byKey' in value && 'placements' in value && 'dag' in value;
+}
+
+/** Compiles a model once (cached per model object); a compiled DAG is returned as is. */
+export function compiledOf(dag: Dag | CompiledDag): CompiledDag {
+  if (isCompiled(dag)) return dag;
+  let compiled = compiledCache.get(dag);
+  if (compiled === undefined) {
+    compiled = compile(dag);
+    compiledCache.set(dag, compiled);
+  }
+  return compiled;
+}
+
+/** Resolves timing and nodes of every placement of a compiled DAG for one dispatcher. */
+export function prepare(compiled: CompiledDag, policy: RuntimePolicy, registry: NodeRegistry): Prepared {
+  const nodeIris = compiled.placements.map(({ placement }) =>
+    placement.kind === 'task' || placement.kind === 'phase' || placement.kind === 'scatter'
+      ? placement.node
+      : undefined,
+  );
+  return {
+    compiled,
+    nodeIris,
+    timings: compiled.placements.map((p, i) => timingFor(policy, compiled.dag.id, p.key, nodeIris[i])),
+    nodes: nodeIris.map((iri) => (iri === undefined ? undefined : registry.get(iri))),
+  };
+}
+
+/**
+ * Node IRIs a DAG needs that the registry lacks, and DAG IRIs it embeds or scatters over that the library
+ * lacks, following embedded documents.
+ */
+export function missingParts(
+  compiled: CompiledDag,
+  registry: NodeRegistry,
+  library: DagLibrary | undefined,
+): { nodes: string[]; dags: string[] } {
+  const nodes = new Set<string>();
+  const dags = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (dag: Dag) => {
+    if (seen.has(dag.id)) return;
+    seen.add(dag.id);
+    for (const p of dag.placements) {
+      if ((p.kind === 'task' || p.kind === 'phase' || p.kind === 'scatter') && p.node !== undefined) {
+        if (registry.get(p.node) === undefined) nodes.add(p.node);
+      }
+      if ((p.kind === 'embed' || p.kind === 'scatter') && p.dag !== undefined) {
+        const child = library?.get(p.dag);
+        if (child === undefined) dags.add(p.dag);
+        else walk(child);
+      }
+    }
+  };
+  walk(compiled.dag);
+  return { nodes: [...nodes].sort(), dags: [...dags].sort() };
+}

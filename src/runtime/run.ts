@@ -1,0 +1,102 @@
+import type { EventStream } from './event-stream.ts';
+import type { ErrorSummary, RunEvent } from './events.ts';
+import type { ItemState } from './item-state.ts';
+
+/** An item that reached a terminal. `data` is `state.data`. */
+export interface ItemResult {
+  readonly id: string;
+  readonly terminal: string;
+  readonly outcome: 'completed' | 'failed';
+  readonly data: Record<string, unknown>;
+  readonly state: ItemState;
+}
+
+/** An item that could not go on: its error, where it was, and its state (nothing is dropped). */
+export interface ItemFailure {
+  readonly id: string;
+  readonly placement: string;
+  readonly error: ErrorSummary;
+  readonly state: ItemState;
+}
+
+/** What an item was doing when the run was aborted. */
+export type WaitingFor = 'backoff' | 'node' | 'queue';
+
+/** An item stopped by an abort, with where it stopped. */
+export interface ItemAborted {
+  readonly item: string;
+  readonly placement: string;
+  readonly waitingFor: WaitingFor;
+  readonly state: ItemState;
+}
+
+/** A phase placement that threw. A pre phase failing fails every item; a post phase failing fails the run. */
+export interface PhaseError {
+  readonly placement: string;
+  readonly error: ErrorSummary;
+}
+
+/** Counters of a run. */
+export interface RunStats {
+  /** Node executions (per item; a batch of n items counts n), scatter bodies and phases included. */
+  readonly executions: number;
+  /** Retry waits scheduled (retry.scheduled events). */
+  readonly retries: number;
+  /** Salvage routes taken, and exhaustion routes to a non-terminal placement. */
+  readonly salvages: number;
+  /** Retry routes found exhausted (spent or deadline). */
+  readonly exhausted: number;
+  readonly durationMs: number;
+  /** Input items per terminal key. */
+  readonly byTerminal: Readonly<Record<string, number>>;
+}
+
+/**
+ * The outcome of a run. Every input item is in exactly one of `items`, `failures` and `aborted`.
+ * `status` is `completed` only when every item ended at a completed terminal and no phase threw; `aborted`
+ * when the caller's signal aborted it; `failed` otherwise (the run deadline included).
+ */
+export interface RunResult {
+  readonly runId: string;
+  readonly dag: string;
+  /** SHA-256 of the document's canonical N-Quads. */
+  readonly hash: string;
+  readonly status: 'completed' | 'failed' | 'aborted';
+  readonly items: readonly ItemResult[];
+  readonly failures: readonly ItemFailure[];
+  readonly aborted: readonly ItemAborted[];
+  readonly phaseErrors: readonly PhaseError[];
+  readonly stats: RunStats;
+}
+
+/**
+ * A running DAG: await it for the {@link RunResult}, or iterate it for the {@link RunEvent}s as they happen
+ * (attach the iterator in the same tick as `dispatcher.run` to see every event).
+ */
+export class Run implements PromiseLike<RunResult>, AsyncIterable<RunEvent> {
+  /** The run's id, also in every event. */
+  readonly id: string;
+  /** The result, as a plain promise. */
+  readonly result: Promise<RunResult>;
+  private readonly stream: EventStream;
+
+  constructor(id: string, result: Promise<RunResult>, stream: EventStream) {
+    this.id = id;
+    this.result = result;
+    this.stream = stream;
+    // Iterating without awaiting must not turn a failed run into an unhandled rejection; awaiting still sees it.
+    result.catch(() => undefined);
+  }
+
+  // biome-ignore lint/suspicious/noThenProperty: a Run is awaitable by design.
+  then<A = RunResult, B = never>(
+    onFulfilled?: ((value: RunResult) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    return this.result.then(onFulfilled, onRejected);
+  }
+
+  [Symbol.asyncIterator](): AsyncIterator<RunEvent> {
+    return this.stream.iterate();
+  }
+}

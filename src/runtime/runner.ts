@@ -1,0 +1,247 @@
+import type { Dag, DagLibrary } from '../document/model.ts';
+import type { CompiledPlacement } from '../graph/compile.ts';
+import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
+import { decide, type Outcome } from './decide.ts';
+import { runEmbed } from './embed.ts';
+import { type ClassifiedError, summarise } from './error-summary.ts';
+import type { EventStream } from './event-stream.ts';
+import { isThenable } from './execute.ts';
+import { follow } from './follow.ts';
+import type { ChildResult } from './gather.ts';
+import { reduceChildren } from './gather.ts';
+import { countVisit, type ItemState } from './item-state.ts';
+import { setPointer } from './pointer.ts';
+import type { Prepared } from './prepare.ts';
+import type { WaitingFor } from './run.ts';
+import { runScatter } from './scatter.ts';
+import { Semaphore } from './semaphore.ts';
+import { runTask, type TaskOutcome } from './task.ts';
+
+/** How an item left a DAG: at a terminal, failed with an error, or stopped by an abort or the run deadline. */
+export type Ending =
+  | { readonly kind: 'terminal'; readonly placement: string; readonly outcome: 'completed' | 'failed' }
+  | { readonly kind: 'failed'; readonly placement: string; readonly error: ClassifiedError }
+  | { readonly kind: 'stopped'; readonly placement: string; readonly waitingFor: WaitingFor };
+
+/** What a run needs from its dispatcher. */
+export interface RunEnvironment {
+  readonly services: unknown;
+  readonly policy: RuntimePolicy;
+  readonly clock: Clock;
+  readonly random: Random;
+  readonly library: DagLibrary | undefined;
+  /** The prepared form of a library document, or undefined when the library lacks it. */
+  prepareIri(iri: string): Prepared | undefined;
+  /** The prepared form of a model. */
+  prepareDag(dag: Dag): Prepared;
+}
+
+interface Slots {
+  readonly semaphores: (Semaphore | null | undefined)[];
+  readonly batchers: unknown[];
+}
+
+/**
+ * The mutable side of one run: counters, the run signal, per-placement semaphores, and the loop that moves
+ * one item from placement to placement, carrying out what {@link decide} says.
+ */
+export class RunContext {
+  executions = 0;
+  retries = 0;
+  salvages = 0;
+  exhausted = 0;
+  /** Why the run signal aborted: the caller's signal, or the run deadline. */
+  stopReason: 'abort' | 'deadline' | undefined;
+  readonly signal: AbortSignal;
+  readonly clock: Clock;
+  private readonly slots = new Map<Prepared, Slots>();
+
+  constructor(
+    readonly env: RunEnvironment,
+    readonly events: EventStream | undefined,
+    private readonly controller: AbortController,
+    readonly runDeadlineAt: number,
+  ) {
+    this.signal = controller.signal;
+    this.clock = env.clock;
+  }
+
+  /** Aborts every wait of the run, recording why. The first reason wins. */
+  stop(reason: 'abort' | 'deadline', error: unknown): void {
+    if (this.stopReason !== undefined) return;
+    this.stopReason = reason;
+    this.controller.abort(error);
+  }
+
+  /** The per-run slots of a prepared DAG (semaphores, batchers), created on first use. */
+  slotsOf(prep: Prepared): Slots {
+    let slots = this.slots.get(prep);
+    if (slots === undefined) {
+      slots = { semaphores: [], batchers: [] };
+      this.slots.set(prep, slots);
+    }
+    return slots;
+  }
+
+  /** The concurrency limiter of a task placement, or undefined when its concurrency is unbounded or it batches. */
+  semaphoreOf(prep: Prepared, at: CompiledPlacement): Semaphore | undefined {
+    const slots = this.slotsOf(prep);
+    let semaphore = slots.semaphores[at.index];
+    if (semaphore === undefined) {
+      // A batch node's executions are batches, not items: its batch size (maxBatch) is its limit.
+      const limit = prep.nodes[at.index]?.batch
+        ? Number.POSITIVE_INFINITY
+        : prep.timings[at.index]?.concurrency;
+      semaphore = limit !== undefined && Number.isFinite(limit) ? new Semaphore(limit, this.signal) : null;
+      slots.semaphores[at.index] = semaphore;
+    }
+    return semaphore ?? undefined;
+  }
+
+  /**
+   * Moves one item from `start` until it ends. Never rejects for an item's own failure: failures, aborts and
+   * the run deadline all come back as an {@link Ending}.
+   */
+  async drive(prep: Prepared, state: ItemState, start: CompiledPlacement): Promise<Ending> {
+    const compiled = prep.compiled;
+    const dagId = compiled.dag.id;
+    const ev = this.events;
+    let at = start;
+    let waiting: WaitingFor = 'queue';
+    let gathered: readonly ChildResult[] | undefined;
+    let previousDelays: Record<string, number> | undefined;
+    try {
+      for (;;) {
+        if (this.signal.aborted) return stopped(at.key, waiting);
+        const placement = at.placement;
+        if (placement.kind === 'terminal') {
+          countVisit(state, at.key);
+          if (ev)
+            ev.emit({
+              type: 'item.end',
+              item: state.id,
+              dag: dagId,
+              terminal: at.key,
+              outcome: placement.outcome,
+            });
+          return { kind: 'terminal', placement: at.key, outcome: placement.outcome };
+        }
+
+        let outcome: TaskOutcome | Outcome;
+        const started = ev ? this.clock.now() : 0;
+        if (placement.kind === 'task') {
+          const semaphore = this.semaphoreOf(prep, at);
+          if (semaphore !== undefined && !semaphore.tryAcquire()) {
+            waiting = 'queue';
+            await semaphore.acquire();
+          }
+          waiting = 'node';
+          try {
+            const visit = countVisit(state, at.key);
+            if (ev)
+              ev.emit({ type: 'placement.start', item: state.id, dag: dagId, placement: at.key, visit });
+            const pending = runTask(this, prep, at, state, visit);
+            outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
+          } finally {
+            semaphore?.release();
+          }
+        } else {
+          waiting = 'node';
+          const visit = countVisit(state, at.key);
+          if (ev) ev.emit({ type: 'placement.start', item: state.id, dag: dagId, placement: at.key, visit });
+          if (placement.kind === 'scatter') {
+            const children = await runScatter(this, prep, at, state);
+            if ('error' in children) outcome = children;
+            else {
+              gathered = children.results;
+              outcome = { output: 'done' };
+            }
+          } else if (placement.kind === 'gather') {
+            const reduced = reduceChildren(placement, gathered ?? []);
+            gathered = undefined;
+            state.data = setPointer(state.data, placement.into, reduced.value);
+            outcome = { output: reduced.output };
+          } else if (placement.kind === 'embed') {
+            outcome = await runEmbed(this, at, state);
+          } else {
+            // Phases are not on item paths (analysis rejects routes to them); an item sent to one takes `done`.
+            outcome = { output: 'done' };
+          }
+        }
+
+        const timing = prep.timings[at.index] ?? this.env.policy.defaults;
+        const hint = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
+        const decision = decide(
+          at,
+          compiled.budgets,
+          state,
+          outcome,
+          timing,
+          this.clock.now(),
+          this.runDeadlineAt,
+          this.env.random,
+          hint,
+          previousDelays === undefined ? undefined : previousDelayOf(previousDelays, at, outcome),
+        );
+        if (ev) {
+          const error = 'error' in outcome ? summarise(outcome.error) : undefined;
+          const durationMs = this.clock.now() - started;
+          ev.emit({
+            type: 'placement.end',
+            item: state.id,
+            dag: dagId,
+            placement: at.key,
+            output: decision.output,
+            durationMs,
+            ...(error === undefined ? {} : { error }),
+          });
+        }
+        if (decision.type === 'fail') return this.failed(dagId, state, at.key, decision.error);
+        if (decision.type === 'wait') {
+          previousDelays ??= {};
+          previousDelays[decision.budget] = decision.delayMs;
+        }
+        // From here the item belongs to its next placement: an abort during the back-off reports it there.
+        at = follow(this, dagId, state, at, decision);
+        if (decision.type === 'wait' && decision.delayMs > 0) {
+          waiting = 'backoff';
+          await this.clock.sleep(decision.delayMs, this.signal);
+        }
+        waiting = 'queue';
+      }
+    } catch (error) {
+      if (this.signal.aborted) return stopped(at.key, waiting);
+      throw error;
+    }
+  }
+
+  /** An item that cannot go on: reported with its error (event), returned as an ending. */
+  failed(dagId: string, state: ItemState, placement: string, error: ClassifiedError): Ending {
+    if (this.events) {
+      this.events.emit({
+        type: 'item.failed',
+        item: state.id,
+        dag: dagId,
+        placement,
+        error: summarise(error),
+      });
+    }
+    return { kind: 'failed', placement, error };
+  }
+}
+
+/** The previous delay of the budget the outcome's route spends, for decorrelated back-off. */
+function previousDelayOf(
+  delays: Record<string, number>,
+  at: CompiledPlacement,
+  outcome: TaskOutcome | Outcome,
+): number | undefined {
+  const output = 'output' in outcome ? outcome.output : 'retry';
+  const budget = at.routes.get(output)?.route.budget;
+  return budget === undefined ? undefined : delays[budget];
+}
+
+/** An item stopped by an abort or the run deadline, where it was and what it waited for. */
+function stopped(placement: string, waitingFor: WaitingFor): Ending {
+  return { kind: 'stopped', placement, waitingFor };
+}

@@ -1,0 +1,76 @@
+import type { CompiledPlacement } from '../graph/compile.ts';
+import { classifyError } from '../policy/classify.ts';
+import { batcherOf } from './batch.ts';
+import { type ClassifiedError, engineError, withEngineCode } from './error-summary.ts';
+import { ExecutionContext, isThenable, type NormalResult, normaliseResult, settleNode } from './execute.ts';
+import type { ItemState } from './item-state.ts';
+import type { NodeResult } from './node.ts';
+import type { Prepared } from './prepare.ts';
+import type { RunContext } from './runner.ts';
+
+/** A task's outcome: the node's normalised result, or the classified error it threw. */
+export type TaskOutcome = NormalResult | { readonly error: ClassifiedError };
+
+/**
+ * Classifies what a node threw. When the run itself was aborted, the error is rethrown instead: the item
+ * stops where it is rather than being routed.
+ */
+export function classifyThrown(run: RunContext, error: unknown): TaskOutcome {
+  if (run.signal.aborted) throw error;
+  return { error: withEngineCode(error, classifyError(error, run.env.policy.classification)) };
+}
+
+/** Normalises a node result, turning a malformed one into an `E_NODE_ERROR` outcome. */
+export function toOutcome(run: RunContext, result: NodeResult | undefined, placement: string): TaskOutcome {
+  try {
+    return normaliseResult(result, placement);
+  } catch (error) {
+    return classifyThrown(run, error);
+  }
+}
+
+/**
+ * Runs the node of placement `at` for one item: synchronously when the node answers synchronously, else
+ * racing its promise against the placement deadline and the run signal. Batch nodes go through the
+ * placement's batcher.
+ */
+export function runTask(
+  run: RunContext,
+  prep: Prepared,
+  at: CompiledPlacement,
+  state: ItemState,
+  visit: number,
+): TaskOutcome | Promise<TaskOutcome> {
+  const node = prep.nodes[at.index];
+  if (node === undefined) {
+    const iri = prep.nodeIris[at.index] ?? '(none)';
+    return {
+      error: engineError(
+        'E_NODE_NOT_REGISTERED',
+        `placement '${at.key}' needs node '${iri}', which is not registered; pass it in createDispatcher({ nodes })`,
+      ),
+    };
+  }
+  if (node.batch !== undefined) return batcherOf(run, prep, at, node).submit(state, visit);
+  run.executions++;
+  const deadlineMs = prep.timings[at.index]?.deadlineMs;
+  let execution: AbortController | undefined;
+  let signal = run.signal;
+  if (deadlineMs !== undefined) {
+    execution = new AbortController();
+    signal = AbortSignal.any([run.signal, execution.signal]);
+  }
+  const dagId = prep.compiled.dag.id;
+  const ctx = new ExecutionContext(signal, run.env.services, at.key, dagId, visit, state, run.clock);
+  let result: ReturnType<NonNullable<typeof node.run>>;
+  try {
+    result = (node.run as NonNullable<typeof node.run>)(state, ctx);
+  } catch (error) {
+    return classifyThrown(run, error);
+  }
+  if (!isThenable<NodeResult>(result)) return toOutcome(run, result, at.key);
+  return settleNode(result, run.signal, run.clock, at.key, deadlineMs, execution).then(
+    (value) => toOutcome(run, value, at.key),
+    (error: unknown) => classifyThrown(run, error),
+  );
+}

@@ -1,0 +1,136 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { normalise } from '../../nodes/archivist/catalog.ts';
+import { REFUSAL } from '../../nodes/archivist/refuse.ts';
+import type { RunEvent } from '../../src/runtime/events.ts';
+import { CATALOG_TITLES, quotedTitles, runMain } from './run-main.ts';
+
+function expectOnlyCatalogTitles(answer: string): void {
+  const titles = quotedTitles(answer);
+  expect(titles.length).toBeGreaterThan(0);
+  for (const title of titles) expect(CATALOG_TITLES, title).toContain(normalise(title));
+}
+
+describe('archivist ask, offline, end to end', () => {
+  it.each([
+    ['find', 'books by George Orwell', 'Animal Farm'],
+    ['recommend', 'recommend something like Dune', 'Dune Messiah'],
+    ['describe', 'what is The Left Hand of Darkness about?', 'The Left Hand of Darkness'],
+  ])('%s: %s', async (intent, question, title) => {
+    const text = await runMain(['ask', question]);
+    expect(text.code).toBe(0);
+    expect(text.err).toBe('');
+    expect(text.out).toContain(`"${title}"`);
+    expectOnlyCatalogTitles(text.out);
+    const json = JSON.parse((await runMain(['ask', '--json', question])).out);
+    expect(json).toMatchObject({ intent, source: 'model', status: 'completed', model: 'offline' });
+    expect(json.shortlist.map((b: { title: string }) => b.title)).toContain(title);
+  });
+
+  it('off-topic: a polite refusal on the declined terminal', async () => {
+    const run = await runMain(['ask', '--json', 'What will the weather be in Paris tomorrow?']);
+    expect(JSON.parse(run.out)).toMatchObject({ intent: 'off-topic', answer: REFUSAL, terminal: 'declined' });
+  });
+
+  it('--trace prints every placement of the path', async () => {
+    const run = await runMain(['ask', '--trace', 'books by George Orwell']);
+    for (const step of [
+      '→ read',
+      '→ classify',
+      '→ plan',
+      '→ search',
+      '→ merge',
+      '→ rank',
+      '→ answer › compose',
+      '→ answer › validate',
+      '→ respond',
+      '■ answered (completed)',
+    ]) {
+      expect(run.out).toContain(step);
+    }
+  });
+
+  it('--events writes the event stream as JSON lines', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'archivist-')), 'run.jsonl');
+    await runMain(['ask', '--events', file, 'books by George Orwell']);
+    const events = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as RunEvent);
+    expect(events[0]?.type).toBe('run.start');
+    expect(events.at(-1)?.type).toBe('run.end');
+    expect(events.some((e) => e.type === 'item.end' && e.dag.endsWith('compose-validate'))).toBe(true);
+  });
+});
+
+describe('archivist ask --flaky', () => {
+  it.each([1, 4, 8])(
+    'seed %i: retries and a salvage in the trace, catalog titles only, same output twice',
+    async (seed) => {
+      const args = [
+        'ask',
+        '--trace',
+        '--flaky',
+        '0.5',
+        '--seed',
+        String(seed),
+        'recommend something like Dune',
+      ];
+      const first = await runMain(args);
+      expect(first.code).toBe(0);
+      expect(first.out).toContain('↻ retry');
+      expect(first.out).toContain('⚑ salvage');
+      const answer =
+        first.out
+          .split('\n')
+          .filter((l) => l !== '')
+          .at(-1) ?? '';
+      expectOnlyCatalogTitles(answer);
+      const second = await runMain(args);
+      expect(second.out).toBe(first.out);
+    },
+  );
+
+  it('seed 4 waits the Retry-After of a 429, then salvages the classification', async () => {
+    const run = await runMain([
+      'ask',
+      '--trace',
+      '--flaky',
+      '0.5',
+      '--seed',
+      '4',
+      'recommend something like Dune',
+    ]);
+    expect(run.out).toContain('after 1000 ms [retry-after]: HTTP 429 Too Many Requests (injected)');
+    expect(run.out).toContain('⚑ salvage classify → classify-rules');
+  });
+});
+
+describe('archivist: bad input is one line and a non-zero exit', () => {
+  const cases: [string, string[], Record<string, string>, RegExp][] = [
+    ['an empty question', ['ask', '   '], {}, /^archivist: the question is empty/],
+    [
+      'an unknown --llm',
+      ['ask', '--llm', 'gpt9', 'hi'],
+      {},
+      /^archivist: unknown --llm 'gpt9': use one of offline, openai, ollama\n$/,
+    ],
+    ['a missing API key', ['ask', '--llm', 'openai', 'hi'], {}, /^archivist: no API key: set OPENAI_API_KEY/],
+    [
+      'a bad --flaky',
+      ['ask', '--flaky', '2', 'hi'],
+      {},
+      /^archivist: --flaky must be a rate between 0 and 1/,
+    ],
+  ];
+  it.each(cases)('%s', async (_name, args, env, message) => {
+    const run = await runMain(args, { env });
+    expect(run.code).not.toBe(0);
+    expect(run.out).toBe('');
+    expect(run.err.trim().split('\n')).toHaveLength(1);
+    expect(run.err).toMatch(message);
+    expect(run.err).not.toMatch(/\n\s+at /);
+  });
+});

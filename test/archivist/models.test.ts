@@ -1,0 +1,134 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFlakyModel, type FaultKind } from '../../nodes/archivist/models/flaky.ts';
+import { createOpenAIModel } from '../../nodes/archivist/models/openai.ts';
+import { ProviderError } from '../../nodes/archivist/models/provider-error.ts';
+import { classifyMessages, composeMessages } from '../../nodes/archivist/prompts.ts';
+import { classifyError } from '../../src/policy/classify.ts';
+import { defaultClassification } from '../../src/policy/defaults.ts';
+import { seededRandom } from '../../src/policy/random.ts';
+import { fixtureCatalog, services } from './helpers.ts';
+
+const signal = new AbortController().signal;
+
+async function faultsOf(seed: number, calls: number): Promise<string[]> {
+  const kinds: string[] = [];
+  const model = createFlakyModel(services().model, {
+    rate: 0.5,
+    random: seededRandom(seed),
+    onFault: (kind: FaultKind) => kinds.push(kind),
+  });
+  const controller = new AbortController();
+  for (let i = 0; i < calls; i++) {
+    const call = model.complete(classifyMessages('books by George Orwell', undefined), {
+      signal: controller.signal,
+    });
+    // A hanging call ends only when its signal aborts.
+    const outcome = await Promise.race([
+      call.then(
+        () => 'ok',
+        (e: Error) => e.message,
+      ),
+      Promise.resolve('pending'),
+    ]);
+    if (outcome === 'pending') {
+      controller.abort(new Error('deadline'));
+      await call.catch(() => undefined);
+      kinds.push('aborted');
+    }
+  }
+  return kinds;
+}
+
+describe('offline model', () => {
+  it('classifies with JSON and composes prose naming the shortlisted books', async () => {
+    const model = services().model;
+    const json = JSON.parse(
+      await model.complete(classifyMessages('Who wrote Beloved?', undefined), { signal }),
+    );
+    expect(json).toMatchObject({ intent: 'find', title: 'Beloved' });
+    const dune = fixtureCatalog().get('dune');
+    if (!dune) throw new Error('fixture lost Dune');
+    const text = await model.complete(
+      composeMessages('q', 'describe', [{ ...dune, score: 1, strategies: [] }], undefined),
+      {
+        signal,
+      },
+    );
+    expect(text).toMatch(/^"Dune" by Frank Herbert \(1965, 412 pages\)/);
+  });
+});
+
+describe('flaky model', () => {
+  it('injects the same faults for the same seed', async () => {
+    const first = await faultsOf(7, 40);
+    expect(await faultsOf(7, 40)).toEqual(first);
+    expect(first.length).toBeGreaterThan(5);
+    expect(await faultsOf(8, 40)).not.toEqual(first);
+  });
+
+  it('injects every kind of fault over enough calls', async () => {
+    const kinds = new Set(await faultsOf(3, 200));
+    expect([...kinds].sort()).toEqual(
+      ['429', '503', 'aborted', 'empty', 'hang', 'invented', 'json', 'reset'].sort(),
+    );
+  });
+
+  it('fails with errors the engine classifies as retryable, with Retry-After', () => {
+    const busy = new ProviderError('HTTP 429', { status: 429, headers: { 'retry-after': '1' } });
+    expect(classifyError(busy, defaultClassification)).toMatchObject({
+      retryable: true,
+      status: 429,
+      retryAfter: '1',
+    });
+    const reset = new ProviderError('reset', { code: 'ECONNRESET' });
+    expect(classifyError(reset, defaultClassification)).toMatchObject({ retryable: true, kind: 'network' });
+  });
+});
+
+describe('OpenAI adapter', () => {
+  let server: Server | undefined;
+  afterEach(() => server?.close());
+
+  async function serve(handler: Parameters<typeof createServer>[1]): Promise<string> {
+    server = createServer(handler);
+    await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  }
+
+  it('maps a 429 to a provider error carrying status and Retry-After, then answers', async () => {
+    let calls = 0;
+    const baseURL = await serve((req, res) => {
+      req.resume();
+      calls += 1;
+      if (calls === 1) {
+        res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+        res.end(JSON.stringify({ error: { message: 'slow down', type: 'rate_limit' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: 'c1',
+          object: 'chat.completion',
+          created: 0,
+          model: 'm',
+          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'hello' } }],
+        }),
+      );
+    });
+    const model = createOpenAIModel({ baseURL, apiKey: 'k', model: 'm' });
+    const error = await model
+      .complete([{ role: 'user', content: 'hi' }], { signal })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(classifyError(error, defaultClassification)).toMatchObject({
+      retryable: true,
+      status: 429,
+      retryAfter: '1',
+    });
+    expect(await model.complete([{ role: 'user', content: 'hi' }], { signal })).toBe('hello');
+    expect(calls).toBe(2);
+  });
+});

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { ArchivistEnv } from '../../examples/archivist/environment.ts';
+import { main } from '../../examples/archivist/main.ts';
+import { normalise } from '../../nodes/archivist/catalog.ts';
+import type { Book } from '../../nodes/archivist/types.ts';
+import type { PolicyInput } from '../../src/policy/types.ts';
+import { createVirtualClock, type VirtualClock } from '../../src/policy/virtual-clock.ts';
+
+/** What one run of the program printed. */
+export interface MainRun {
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+  readonly clock: VirtualClock;
+}
+
+/** Runs `archivist …` in-process on a virtual clock, capturing its output. */
+export async function runMain(
+  args: readonly string[],
+  options: { env?: Record<string, string>; policy?: PolicyInput; cwd?: string } = {},
+): Promise<MainRun> {
+  let out = '';
+  let err = '';
+  const clock = createVirtualClock({ auto: true });
+  const io: ArchivistEnv = {
+    out: (text) => {
+      out += text.endsWith('\n') ? text : `${text}\n`;
+    },
+    err: (text) => {
+      err += text.endsWith('\n') ? text : `${text}\n`;
+    },
+    env: options.env ?? {},
+    clock,
+    isTTY: false,
+    cwd: options.cwd ?? process.cwd(),
+    stdin: new PassThrough(),
+    stdout: new PassThrough(),
+    progress: process.stderr,
+    ...(options.policy ? { policy: options.policy } : {}),
+  };
+  const code = await main(['node', 'archivist', ...args], io);
+  return { code, out, err, clock };
+}
+
+const CATALOG = fileURLToPath(new URL('../../examples/archivist/catalog.json', import.meta.url));
+
+/** The titles of the bundled catalog, normalised. */
+export const CATALOG_TITLES: ReadonlySet<string> = new Set(
+  (JSON.parse(readFileSync(CATALOG, 'utf8')) as Book[]).map((b) => normalise(b.title)),
+);
+
+/** Every title an answer quotes ("…"). */
+export function quotedTitles(answer: string): string[] {
+  return [...answer.matchAll(/"([^"]+)"/g)].map((m) => m[1] ?? '');
+}
