@@ -61,8 +61,9 @@ export class Batcher {
     }
     const dagId = prep.compiled.dag.id;
     const services = run.env.services;
+    const source = { signal };
     const contexts = entries.map(
-      (e) => new ExecutionContext(signal, services, at.key, dagId, e.visit, e.state, run.clock),
+      (e) => new ExecutionContext(source, services, at.key, dagId, e.visit, e.state, run.clock),
     );
     const ctx = new BatchExecutionContext(signal, services, at.key, dagId, contexts, run.clock);
     try {

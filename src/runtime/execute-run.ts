@@ -32,16 +32,15 @@ export async function executeRun(
   const clock = env.clock;
   const startedAt = clock.now();
   const deadlineMs = limits.deadlineMs ?? env.policy.run.deadlineMs;
-  const controller = new AbortController();
   const run = new RunContext(
     env,
     stream.active ? stream : undefined,
-    controller,
     deadlineMs === undefined ? Number.POSITIVE_INFINITY : startedAt + deadlineMs,
   );
 
-  const timer = new AbortController();
-  if (deadlineMs !== undefined) {
+  // Only a run with a deadline needs the timer: creating and aborting a controller per run is not free.
+  const timer = deadlineMs === undefined ? undefined : new AbortController();
+  if (timer !== undefined && deadlineMs !== undefined) {
     const error = new SwitchyardError(
       'E_RUN_DEADLINE',
       `the run passed its ${deadlineMs} ms deadline; raise run.deadlineMs in the policy or --deadline`,
@@ -59,7 +58,7 @@ export async function executeRun(
   try {
     return await carryOut(run, prep, entrypoint, states, runId, hash, startedAt);
   } finally {
-    timer.abort();
+    timer?.abort();
     userSignal?.removeEventListener('abort', onAbort);
   }
 }
@@ -106,7 +105,10 @@ async function carryOut(
   runItem.data.status = statusOf();
   runItem.data.completed = result.completed;
   runItem.data.failed = states.length - result.completed;
-  const postError = await runPhases(run, prep, prep.compiled.post, runItem, new AbortController().signal);
+  const postError =
+    prep.compiled.post.length === 0
+      ? undefined
+      : await runPhases(run, prep, prep.compiled.post, runItem, new AbortController().signal);
   if (postError !== undefined) phaseErrors.push(postError);
 
   const status = statusOf();

@@ -35,7 +35,9 @@ export function normaliseResult(result: NodeResult | undefined, placement: strin
 /** The context of one execution for one item. One object per execution, methods on the prototype. */
 export class ExecutionContext<S = unknown> implements NodeContext<S> {
   constructor(
-    readonly signal: AbortSignal,
+    // The run itself, or the execution's own signal holder when it has a deadline: read only when a node
+    // asks, so that nodes that never look at it cost no AbortController.
+    private readonly signalSource: { readonly signal: AbortSignal },
     readonly services: S,
     readonly placement: string,
     readonly dag: string,
@@ -43,6 +45,10 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
     private readonly state: ItemState,
     private readonly clock: Clock,
   ) {}
+
+  get signal(): AbortSignal {
+    return this.signalSource.signal;
+  }
 
   now(): number {
     return this.clock.now();

@@ -36,7 +36,15 @@ export async function runPhases(
       const deadlineMs = prep.timings[at.index]?.deadlineMs;
       const execution = deadlineMs === undefined ? undefined : new AbortController();
       const ctxSignal = execution === undefined ? signal : AbortSignal.any([signal, execution.signal]);
-      const ctx = new ExecutionContext(ctxSignal, run.env.services, at.key, dagId, visit, runItem, run.clock);
+      const ctx = new ExecutionContext(
+        { signal: ctxSignal },
+        run.env.services,
+        at.key,
+        dagId,
+        visit,
+        runItem,
+        run.clock,
+      );
       try {
         const result = node.run(runItem, ctx);
         if (isThenable(result)) await settleNode(result, signal, run.clock, at.key, deadlineMs, execution);

@@ -52,24 +52,31 @@ export class RunContext {
   exhausted = 0;
   /** Why the run signal aborted: the caller's signal, or the run deadline. */
   stopReason: 'abort' | 'deadline' | undefined;
-  readonly signal: AbortSignal;
   readonly clock: Clock;
   private readonly slots = new Map<Prepared, Slots>();
+  // Created on first use: most runs of synchronous nodes never wait on anything, and a controller per run
+  // is a measurable share of a short run's cost.
+  private controller: AbortController | undefined;
 
   constructor(
     readonly env: RunEnvironment,
     readonly events: EventStream | undefined,
-    private readonly controller: AbortController,
     readonly runDeadlineAt: number,
   ) {
-    this.signal = controller.signal;
     this.clock = env.clock;
+  }
+
+  /** Aborts when the run is aborted or passes its deadline. */
+  get signal(): AbortSignal {
+    this.controller ??= new AbortController();
+    return this.controller.signal;
   }
 
   /** Aborts every wait of the run, recording why. The first reason wins. */
   stop(reason: 'abort' | 'deadline', error: unknown): void {
     if (this.stopReason !== undefined) return;
     this.stopReason = reason;
+    this.controller ??= new AbortController();
     this.controller.abort(error);
   }
 
@@ -92,7 +99,7 @@ export class RunContext {
       const limit = prep.nodes[at.index]?.batch
         ? Number.POSITIVE_INFINITY
         : prep.timings[at.index]?.concurrency;
-      semaphore = limit !== undefined && Number.isFinite(limit) ? new Semaphore(limit, this.signal) : null;
+      semaphore = limit !== undefined && Number.isFinite(limit) ? new Semaphore(limit, this) : null;
       slots.semaphores[at.index] = semaphore;
     }
     return semaphore ?? undefined;
@@ -112,7 +119,7 @@ export class RunContext {
     let previousDelays: Record<string, number> | undefined;
     try {
       for (;;) {
-        if (this.signal.aborted) return stopped(at.key, waiting);
+        if (this.stopReason !== undefined) return stopped(at.key, waiting);
         const placement = at.placement;
         if (placement.kind === 'terminal') {
           countVisit(state, at.key);
@@ -210,7 +217,7 @@ export class RunContext {
         waiting = 'queue';
       }
     } catch (error) {
-      if (this.signal.aborted) return stopped(at.key, waiting);
+      if (this.stopReason !== undefined) return stopped(at.key, waiting);
       throw error;
     }
   }

@@ -4,14 +4,21 @@ export class Semaphore {
   private held = 0;
   private waiters: Array<{ resolve: () => void; reject: (reason: unknown) => void }> = [];
   private head = 0;
+  private listening = false;
 
-  /** When `signal` aborts, every waiter is rejected with its reason (one listener for all waiters). */
+  /**
+   * When the source's signal aborts, every waiter is rejected with its reason (one listener for all waiters,
+   * added when the first one queues: a semaphore that never makes anyone wait never touches the signal).
+   */
   constructor(
     limit: number,
-    private readonly signal: AbortSignal,
+    private readonly source: { readonly signal: AbortSignal },
   ) {
     this.limit = Math.max(1, limit);
-    signal.addEventListener('abort', () => this.rejectAll(), { once: true });
+  }
+
+  private get signal(): AbortSignal {
+    return this.source.signal;
   }
 
   /** Takes a slot at once when one is free (and nobody is queued); false otherwise. */
@@ -27,6 +34,10 @@ export class Semaphore {
   acquire(): Promise<void> {
     if (this.tryAcquire()) return Promise.resolve();
     if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    if (!this.listening) {
+      this.listening = true;
+      this.signal.addEventListener('abort', () => this.rejectAll(), { once: true });
+    }
     return new Promise<void>((resolve, reject) => {
       this.waiters.push({ resolve, reject });
     });

@@ -55,13 +55,13 @@ export function runTask(
   run.executions++;
   const deadlineMs = prep.timings[at.index]?.deadlineMs;
   let execution: AbortController | undefined;
-  let signal = run.signal;
+  let signalSource: { readonly signal: AbortSignal } = run;
   if (deadlineMs !== undefined) {
     execution = new AbortController();
-    signal = AbortSignal.any([run.signal, execution.signal]);
+    signalSource = { signal: AbortSignal.any([run.signal, execution.signal]) };
   }
   const dagId = prep.compiled.dag.id;
-  const ctx = new ExecutionContext(signal, run.env.services, at.key, dagId, visit, state, run.clock);
+  const ctx = new ExecutionContext(signalSource, run.env.services, at.key, dagId, visit, state, run.clock);
   let result: ReturnType<NonNullable<typeof node.run>>;
   try {
     result = (node.run as NonNullable<typeof node.run>)(state, ctx);

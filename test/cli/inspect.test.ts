@@ -20,7 +20,10 @@ describe('switchyard inspect', () => {
       '--json',
     ]);
     expect(code).toBe(0);
-    const report = JSON.parse(out) as { worstCaseTimeMs: number; placements: { key: string; worstCaseExecutions: string }[] };
+    const report = JSON.parse(out) as {
+      worstCaseTimeMs: number;
+      placements: { key: string; worstCaseExecutions: string }[];
+    };
     expect(report.placements.find((p) => p.key === 'compose')?.worstCaseExecutions).toBe('6');
     expect(report.worstCaseTimeMs).toBeGreaterThan(0);
   });
@@ -55,6 +58,6 @@ describe('switchyard hash and export', () => {
   it('rejects an unknown export format with exit 2', async () => {
     const { code, err } = await runCli(['export', 'dags/compose-validate.jsonld', '--format', 'yaml']);
     expect(code).toBe(2);
-    expect(err).toContain("Allowed choices are compact, expanded, nquads");
+    expect(err).toContain('Allowed choices are compact, expanded, nquads');
   });
 });
