@@ -1,4 +1,5 @@
 import MiniSearch from 'minisearch';
+import { SUBJECT_WORDS } from './subject-words.ts';
 import type { Book } from './types.ts';
 
 /** One full-text match: a book id and minisearch's relevance score. */
@@ -17,8 +18,10 @@ export interface Catalog {
   titlesIn(text: string): readonly Book[];
   /** Catalog authors named in `text`, by full name or by a distinctive surname. */
   authorsIn(text: string): readonly string[];
-  /** Catalog subjects named in `text`. */
+  /** Catalog subjects named in `text`, directly or by an everyday word ("funny" → humor). */
   subjectsIn(text: string): readonly string[];
+  /** How telling a subject is: high for rare subjects ("evolution"), low for common ones ("classic"). */
+  subjectWeight(subject: string): number;
   /** The books of one author (case-insensitive). */
   byAuthor(author: string): readonly Book[];
 }
@@ -91,9 +94,15 @@ export function createCatalog(books: readonly Book[]): Catalog {
     surnames.set(surname, set);
   }
   const subjects = new Map<string, string>();
+  const counts = new Map<string, number>();
   for (const book of books) {
-    for (const subject of book.subjects) subjects.set(normalise(subject), subject);
+    for (const subject of book.subjects) {
+      subjects.set(normalise(subject), subject);
+      counts.set(subject, (counts.get(subject) ?? 0) + 1);
+    }
   }
+  const known = new Set(subjects.values());
+  const everyday = Object.entries(SUBJECT_WORDS).filter(([, subject]) => known.has(subject));
 
   return {
     books,
@@ -129,8 +138,20 @@ export function createCatalog(books: readonly Book[]): Catalog {
       return [...found];
     },
     subjectsIn(text) {
-      const norm = normalise(text);
-      return [...subjects].filter(([key]) => containsWords(norm, key)).map(([, subject]) => subject);
+      let rest = ` ${normalise(text)} `;
+      const found = new Set<string>();
+      // An everyday phrase wins over the subject words inside it: a "love story" is romance, not love.
+      for (const [word, subject] of everyday) {
+        if (!containsWords(rest, word)) continue;
+        found.add(subject);
+        rest = rest.replaceAll(` ${word} `, ' | ');
+      }
+      for (const [key, subject] of subjects) if (containsWords(rest, key)) found.add(subject);
+      return [...found];
+    },
+    subjectWeight(subject) {
+      // Inverse document frequency: a subject shared by every book says nothing about likeness.
+      return Math.log((books.length + 1) / ((counts.get(subject) ?? 0) + 1));
     },
     byAuthor(author) {
       const key = normalise(author);

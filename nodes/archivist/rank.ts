@@ -1,6 +1,7 @@
 import { defineNode } from '../../src/runtime/node.ts';
 import type { Catalog } from './catalog.ts';
 import { normalise } from './catalog.ts';
+import { shortlistOf } from './rerank.ts';
 import { type ArchivistServices, type AskData, nodeIri, type SearchFilters } from './services.ts';
 import type { Candidate, Hit } from './types.ts';
 
@@ -28,7 +29,8 @@ export function hitsIn(results: unknown, depth = 0): Hit[] {
 
 /**
  * Merges the strategies' hits: each strategy's scores are scaled to its best hit and weighted, a book
- * found by several strategies adds them up; then the filters apply and the best books make the shortlist.
+ * found by several strategies adds them up; then the filters apply and `shortlistOf` re-ranks the rest
+ * with catalog facts (the named book, asked subjects, likeness, one author not filling the list).
  */
 export function rankHits(hits: readonly Hit[], filters: SearchFilters, catalog: Catalog): Candidate[] {
   const best = new Map<string, number>();
@@ -51,7 +53,7 @@ export function rankHits(hits: readonly Hit[], filters: SearchFilters, catalog: 
     out.push({ ...book, score: Math.round(score * 1000) / 1000, strategies: [...strategies].sort() });
   }
   out.sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
-  return out.slice(0, SHORTLIST_SIZE);
+  return shortlistOf(out, filters, catalog, SHORTLIST_SIZE);
 }
 
 /** The node after the gather: ranks the merged candidates into the shortlist. */

@@ -12,13 +12,18 @@ const BOOKISH =
 const SAME_AUTHOR = /\b(same (author|writer)|by (her|him|them)|(her|his|their) other)\b/;
 const SAME_BOOK = /\b(it|that( one| book)?|this( one| book)?|the same book)\b/;
 const SHORTER = /\b(shorter|short|quicker|quick read|fewer pages|less long)\b/;
-const LONGER = /\b(longer|long read|more pages|bigger)\b/;
+const LONGER = /\b(longer|long( \w+)? (read|books?|novels?|epic|saga|one)|more pages|bigger)\b/;
+// "Short stories" is a subject and "how long is it" a question about one book: neither asks for a length.
+const NOT_A_LENGTH = /\b(short stor(y|ies)|how long)\b/g;
+/** A subject named in a question of at most this many words is a request for a book ("a classic romance"). */
+const TERSE_WORDS = 6;
 
 const STOPWORDS = new Set(
   (
     'a an and any are about be book books by can could do find for from give have i in is it like me my novel novels of on ' +
     'or please read recommend show similar some something suggest tell that the there this to want what which who with ' +
-    'would you your same author shorter longer another else one written wrote whats'
+    'would you your same author shorter longer another else one written wrote whats short long good great best ' +
+    'nice im id looking mood'
   ).split(' '),
 );
 
@@ -34,7 +39,7 @@ function intentOf(q: string, named: boolean, subjects: number, memory: Memory | 
   if (DESCRIBE.test(q) && (named || memory?.bookId !== undefined)) return 'describe';
   if (RECOMMEND.test(q)) return 'recommend';
   if (FIND.test(q) || named) return 'find';
-  if (subjects > 0 && BOOKISH.test(q)) return 'recommend';
+  if (subjects > 0 && (BOOKISH.test(q) || q.split(' ').length <= TERSE_WORDS)) return 'recommend';
   if (BOOKISH.test(q)) return 'find';
   return 'off-topic';
 }
@@ -53,11 +58,14 @@ export function classifyByRules(
   const q = normalise(question);
   const titles = catalog.titlesIn(question);
   const authors = catalog.authorsIn(question);
-  const subjects = catalog.subjectsIn(question);
+  // Words of a named title ("A Short History of…", "Something Wicked…") say nothing about what is asked.
+  const asked = titles.reduce((text, book) => text.replace(normalise(book.title), ' | '), q);
+  const subjects = catalog.subjectsIn(asked);
   const remembered = memory?.bookId === undefined ? undefined : catalog.get(memory.bookId);
   const sameAuthor = SAME_AUTHOR.test(q);
-  const shorter = SHORTER.test(q);
-  const longer = !shorter && LONGER.test(q);
+  const lengthWords = asked.replace(NOT_A_LENGTH, ' ');
+  const shorter = SHORTER.test(lengthWords);
+  const longer = !shorter && LONGER.test(lengthWords);
   const followUp =
     memory !== undefined && (sameAuthor || shorter || longer || (titles.length === 0 && SAME_BOOK.test(q)));
 
@@ -67,7 +75,7 @@ export function classifyByRules(
   let author = authors[0];
   if (author === undefined && sameAuthor) author = memory?.author ?? remembered?.authors[0];
 
-  let intent = intentOf(q, title !== undefined || author !== undefined, subjects.length, memory);
+  let intent = intentOf(asked, title !== undefined || author !== undefined, subjects.length, memory);
   if (intent === 'off-topic' && followUp) intent = 'recommend';
   return {
     intent,

@@ -16,12 +16,22 @@ export interface ArchivistServices {
   readonly catalog: Catalog;
 }
 
-/** Limits the ranker applies after merging the strategies' hits. */
+/** Limits and preferences the ranker applies after merging the strategies' hits. */
 export interface SearchFilters {
   readonly exclude: readonly string[];
   readonly author?: string;
   readonly maxPages?: number;
   readonly minPages?: number;
+  /** The book the question names (find, describe): first, followed only by books close to it. */
+  readonly anchor?: string;
+  /** A book to rank by likeness to: books sharing its telling subjects first. */
+  readonly like?: string;
+  /** At most this many books by the authors of `like` (a "something like X" is not X's sequels). */
+  readonly likeAuthorLimit?: number;
+  /** Catalog subjects the question asks for: books having all of them come first. */
+  readonly subjects?: readonly string[];
+  /** At most this many books by any one author, so that a recommendation offers a choice. */
+  readonly perAuthor?: number;
 }
 
 /** The data of an item of the ask DAG, as the nodes write it step by step (all plain JSON). */

@@ -14,6 +14,32 @@ function list(items: readonly string[]): string {
   return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
+/** `"Title" (year)`, for a book whose author the sentence already names. */
+function citeTitle(book: Book): string {
+  return `"${book.title}" (${book.year})`;
+}
+
+/** The books after the first of a find answer: its author's other books, then related ones. */
+function findExtras(first: Book, rest: readonly Book[]): string {
+  const author = first.authors.join(' and ');
+  const own = rest.filter((b) => b.authors.join(' and ') === author);
+  const others = rest.filter((b) => !own.includes(b));
+  const shown = [...own, ...others].slice(0, FIND_EXTRAS);
+  const ownShown = shown.filter((b) => own.includes(b));
+  const othersShown = shown.filter((b) => others.includes(b));
+  const parts: string[] = [];
+  if (ownShown.length > 0) parts.push(` Also by ${author}: ${list(ownShown.map(citeTitle))}.`);
+  if (othersShown.length > 0) {
+    parts.push(
+      ` ${ownShown.length > 0 ? 'Related' : 'Also related'}: ${list(othersShown.map((b) => cite(b)))}.`,
+    );
+  }
+  return parts.join('');
+}
+
+/** Books a find answer names after the first. */
+const FIND_EXTRAS = 3;
+
 function sentence(text: string): string {
   const t = text.trim();
   return /[.!?]$/.test(t) ? t : `${t}.`;
@@ -37,16 +63,14 @@ export function templateAnswer(intent: Intent, books: readonly Book[], style: Te
   }
   switch (intent) {
     case 'describe': {
-      const subjects = first.subjects.slice(0, 3).join(', ');
-      return `${cite(first, true)}: ${sentence(first.description)}${subjects ? ` It is a book about ${subjects}.` : ''}`;
+      const subjects = list(first.subjects.slice(0, 3));
+      return `${cite(first, true)}: ${sentence(first.description)}${subjects ? ` Subjects: ${subjects}.` : ''}`;
     }
     case 'recommend': {
       const more = rest.slice(0, 2).map((b) => cite(b));
       return `You could try ${cite(first, true)}: ${sentence(first.description)}${more.length ? ` You might also enjoy ${list(more)}.` : ''}`;
     }
-    default: {
-      const more = rest.slice(0, 3).map((b) => cite(b));
-      return `The catalog has ${cite(first)}: ${sentence(first.description)}${more.length ? ` Also related: ${list(more)}.` : ''}`;
-    }
+    default:
+      return `The catalog has ${cite(first)}: ${sentence(first.description)}${findExtras(first, rest)}`;
   }
 }

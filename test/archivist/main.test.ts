@@ -16,7 +16,7 @@ function expectOnlyCatalogTitles(answer: string): void {
 describe('archivist ask, offline, end to end', () => {
   it.each([
     ['find', 'books by George Orwell', 'Animal Farm'],
-    ['recommend', 'recommend something like Dune', 'Dune Messiah'],
+    ['recommend', 'recommend something like Dune', 'The Left Hand of Darkness'],
     ['describe', 'what is The Left Hand of Darkness about?', 'The Left Hand of Darkness'],
   ])('%s: %s', async (intent, question, title) => {
     const text = await runMain(['ask', question]);
