@@ -3,6 +3,7 @@ import type { CliIO } from '../io.ts';
 import { registerExport } from './export.ts';
 import { registerHash } from './hash.ts';
 import { registerInspect } from './inspect.ts';
+import { registerRender } from './render.ts';
 import { registerRun } from './run.ts';
 import { registerValidate } from './validate.ts';
 
@@ -16,4 +17,5 @@ export function registerCommands(program: Command, io: CliIO, setExit: SetExit):
   registerHash(program, io);
   registerExport(program, io);
   registerRun(program, io, setExit);
+  registerRender(program, io, setExit);
 }

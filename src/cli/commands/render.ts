@@ -1,0 +1,188 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import type { Command } from 'commander';
+import { loadDagFolder } from '../../document/load.ts';
+import type { Dag, DagLibrary } from '../../document/model.ts';
+import { SwitchyardError } from '../../errors.ts';
+import { analyse } from '../../graph/analyse.ts';
+import { toMermaid } from '../../render/mermaid.ts';
+import { createRenderer, type Renderer } from '../../render/renderer.ts';
+import type { Theme } from '../../render/theme.ts';
+import { readTrace, type TraceSummary } from '../../render/trace.ts';
+import { atWrittenPosition, formatProblem } from '../format.ts';
+import type { CliIO } from '../io.ts';
+import { libraryAround } from '../library.ts';
+import type { SetExit } from './index.ts';
+
+/** The file formats `render` writes. */
+export type RenderFormat = 'svg' | 'png' | 'mmd';
+
+const FORMATS: readonly RenderFormat[] = ['svg', 'png', 'mmd'];
+
+interface RenderCliOptions {
+  output?: string;
+  outDir?: string;
+  format?: string;
+  theme?: string;
+  expand?: boolean;
+  trace?: string;
+  chromium?: string;
+  direction?: string;
+}
+
+/** The format an output path asks for, by extension; anything else is a usage error. */
+export function formatOfPath(path: string): RenderFormat {
+  const ext = extname(path).slice(1).toLowerCase();
+  const format = FORMATS.find((f) => f === ext);
+  if (!format) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      `cannot tell the format of ${path}: end the -o path with .svg, .png or .mmd`,
+    );
+  }
+  return format;
+}
+
+function oneOf<T extends string>(
+  value: string | undefined,
+  allowed: readonly T[],
+  fallback: T,
+  flag: string,
+): T {
+  if (value === undefined) return fallback;
+  const found = allowed.find((a) => a === value);
+  if (!found) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      `${flag} ${value} is not supported: use one of ${allowed.join(', ')}`,
+    );
+  }
+  return found;
+}
+
+/** Output paths for a batch: `<dir>/<stem>.<format>`, or the path below cwd with `-` for `/` when stems clash. */
+function outputPaths(files: readonly string[], dir: string, format: RenderFormat, cwd: string): string[] {
+  const stem = (file: string) => basename(file, extname(file));
+  const counts = new Map<string, number>();
+  for (const file of files) counts.set(stem(file), (counts.get(stem(file)) ?? 0) + 1);
+  return files.map((file) => {
+    const name =
+      (counts.get(stem(file)) ?? 0) > 1
+        ? relative(cwd, file)
+            .replace(/\.[^./\\]*$/u, '')
+            .replace(/[/\\]/gu, '-')
+        : stem(file);
+    return join(dir, `${name}.${format}`);
+  });
+}
+
+/** Loads and analyses every document; returns the valid ones, or undefined after printing every problem. */
+async function loadAll(
+  files: readonly string[],
+  io: CliIO,
+): Promise<{ dags: Map<string, Dag>; library: DagLibrary } | undefined> {
+  const named = await loadDagFolder(files);
+  if (named.results.size === 0) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      `no .jsonld documents found in ${files.join(', ')}: name DAG documents or folders`,
+    );
+  }
+  const loaded = [...named.results.values()].flatMap((r) => (r.dag ? [r.dag] : []));
+  const library = await libraryAround(loaded, [...named.results.keys()], io.cwd);
+  const dags = new Map<string, Dag>();
+  let invalid = false;
+  for (const [file, result] of named.results) {
+    const problems = [...result.problems];
+    if (result.dag)
+      problems.push(...analyse(result.dag, { library, file }).map((p) => atWrittenPosition(p, result)));
+    const errors = problems.filter((p) => p.severity === 'error');
+    for (const p of errors) io.err(formatProblem(p, io.cwd));
+    if (result.dag && errors.length === 0) dags.set(file, result.dag);
+    else invalid = true;
+  }
+  return invalid ? undefined : { dags, library };
+}
+
+/**
+ * `switchyard render <dag> -o out.svg|out.png|out.mmd` and `switchyard render <paths…> --out-dir d --format f`:
+ * diagrams of DAG documents, many with one browser; an invalid document prints its problems, writes nothing.
+ * @example
+ * await main(['node', 'switchyard', 'render', 'dags/review.jsonld', '-o', 'review.png', '--expand']);
+ */
+export function registerRender(program: Command, io: CliIO, setExit: SetExit): void {
+  program
+    .command('render')
+    .description('draw DAG documents as Mermaid text, SVG or PNG, optionally with the path a run took')
+    .argument('<paths...>', 'a DAG document, or with --out-dir several documents or folders')
+    .option('-o, --output <file>', 'the file to write; its extension (.svg, .png, .mmd) picks the format')
+    .option('--out-dir <dir>', 'write one file per document into this folder')
+    .option('--format <format>', 'with --out-dir: svg, png or mmd (default svg)')
+    .option('--theme <theme>', 'light or dark (default light)')
+    .option('--expand', 'draw embedded DAGs as subgraphs')
+    .option('--trace <file>', 'a run trace (run --events output) to draw over the graph')
+    .option('--direction <dir>', 'TD (top down, default) or LR (left to right)')
+    .option(
+      '--chromium <path>',
+      'the Chromium to render with (default: $SWITCHYARD_CHROMIUM or /usr/bin/chromium)',
+    )
+    .action(async (paths: string[], options: RenderCliOptions) => {
+      const theme = oneOf<Theme>(options.theme, ['light', 'dark'], 'light', '--theme');
+      const direction = oneOf(options.direction, ['TD', 'LR'] as const, 'TD', '--direction');
+      const files = paths.map((p) => resolve(io.cwd, p));
+      let format: RenderFormat;
+      let targets: (loaded: readonly string[]) => string[];
+      if (options.output !== undefined) {
+        if (options.outDir !== undefined)
+          throw new SwitchyardError('E_USAGE', 'give either -o <file> or --out-dir <dir>, not both');
+        if (files.length !== 1)
+          throw new SwitchyardError('E_USAGE', '-o takes one document: use --out-dir <dir> for several');
+        format = formatOfPath(options.output);
+        const output = resolve(io.cwd, options.output);
+        targets = () => [output];
+      } else if (options.outDir !== undefined) {
+        format = oneOf(options.format, FORMATS, 'svg', '--format');
+        const dir = resolve(io.cwd, options.outDir);
+        targets = (loaded) => outputPaths(loaded, dir, format, io.cwd);
+      } else {
+        throw new SwitchyardError(
+          'E_USAGE',
+          'say where to write: -o <file.svg|.png|.mmd> or --out-dir <dir>',
+        );
+      }
+
+      const trace: TraceSummary | undefined =
+        options.trace === undefined ? undefined : await readTrace(resolve(io.cwd, options.trace));
+      const loaded = await loadAll(files, io);
+      if (!loaded) {
+        setExit(1);
+        return;
+      }
+      const sources = [...loaded.dags.keys()];
+      const outputs = targets(sources);
+      let renderer: Renderer | undefined;
+      try {
+        for (const [i, file] of sources.entries()) {
+          const dag = loaded.dags.get(file) as Dag;
+          const text = toMermaid(dag, {
+            theme,
+            direction,
+            library: loaded.library,
+            expandEmbedded: options.expand === true,
+            ...(trace ? { trace } : {}),
+          });
+          const output = outputs[i] as string;
+          let data: string | Uint8Array = text;
+          if (format !== 'mmd') {
+            renderer ??= await createRenderer({ chromium: options.chromium, theme });
+            data = await renderer.render(text, format, { theme });
+          }
+          await mkdir(dirname(output), { recursive: true });
+          await writeFile(output, data);
+          io.out(`wrote ${relative(io.cwd, output) || output}`);
+        }
+      } finally {
+        await renderer?.close();
+      }
+    });
+}

@@ -1,0 +1,337 @@
+/**
+ * Mermaid flowchart text for a DAG document: shapes by placement kind, retry edges dashed, exhaustion
+ * edges thick, salvage edges in their own colour, and optionally a run trace drawn over it.
+ */
+import type { Dag, DagLibrary, Placement, Route } from '../document/model.ts';
+import { escapeEdgeLabel, escapeNodeLabel, labelLines, mermaidId } from './mermaid-text.ts';
+import { type EdgeStyle, edgeStyle, initDirective, palette, type Theme } from './theme.ts';
+import { type DagTrace, edgeKey, retryKey, type TracedKind, type TraceSummary } from './trace.ts';
+
+/** Options of {@link toMermaid}. */
+export interface MermaidOptions {
+  /** Colours; default `light`. */
+  readonly theme?: Theme;
+  /** Where embedded DAGs are looked up when `expandEmbedded` is set. */
+  readonly library?: DagLibrary;
+  /** Draw each embed placement as a subgraph holding the child DAG's placements; default false. */
+  readonly expandEmbedded?: boolean;
+  /** A run trace to draw over the graph: taken edges emphasised with counts, the rest dimmed. */
+  readonly trace?: TraceSummary;
+  /** Layout direction; default `TD` (top down). */
+  readonly direction?: 'TD' | 'LR';
+  /**
+   * The layout engine; default `dagre` up to {@link ELK_FROM} placements and `elk` above, where Mermaid's
+   * dagre layout slows down sharply (a 1,000-placement document takes about twice as long).
+   */
+  readonly layout?: 'dagre' | 'elk';
+}
+
+/** From this many placements on, documents are laid out with ELK unless `layout` says otherwise. */
+export const ELK_FROM = 200;
+
+/** The defaults of {@link MermaidOptions}. */
+export const defaultMermaidOptions = Object.freeze({
+  theme: 'light' as Theme,
+  expandEmbedded: false,
+  direction: 'TD' as 'TD' | 'LR',
+});
+
+interface Edge {
+  readonly from: string;
+  readonly to: string;
+  readonly arrow: '-->' | '-.->' | '==>';
+  readonly label: string | undefined;
+  readonly style: EdgeStyle;
+  readonly trace: 'taken' | 'untaken' | undefined;
+}
+
+// Fixed order of class statements, so the text never depends on map iteration.
+const CLASS_ORDER = [
+  'entry',
+  'task',
+  'scatter',
+  'gather',
+  'embed',
+  'completed',
+  'failed',
+  'phase',
+  'visited',
+  'dim',
+];
+
+interface Builder {
+  readonly options: MermaidOptions;
+  readonly lines: string[];
+  readonly edges: Edge[];
+  readonly classes: Map<string, string[]>;
+}
+
+/**
+ * Generates deterministic Mermaid flowchart text: the same document and options always give the same bytes.
+ * @example
+ * const text = toMermaid(dag, { theme: 'dark', trace: summariseTrace(events) });
+ */
+export function toMermaid(dag: Dag, options: MermaidOptions = {}): string {
+  const theme = options.theme ?? defaultMermaidOptions.theme;
+  const builder: Builder = { options, lines: [], edges: [], classes: new Map() };
+  emitDag(builder, dag, [], '  ', [dag.id]);
+
+  const out = [
+    initDirective(theme, options.layout ?? (dag.placements.length >= ELK_FROM ? 'elk' : 'dagre')),
+    `flowchart ${options.direction ?? defaultMermaidOptions.direction}`,
+    `  %% ${oneLine(dag.name)} ${oneLine(dag.version)} (${oneLine(dag.id)})`,
+    ...builder.lines,
+  ];
+  for (const edge of builder.edges) {
+    const label = edge.label === undefined ? '' : `|"${edge.label}"|`;
+    out.push(`  ${edge.from} ${edge.arrow}${label} ${edge.to}`);
+  }
+  const styles = palette(theme).classes;
+  for (const name of CLASS_ORDER) {
+    const ids = builder.classes.get(name);
+    if (ids && ids.length > 0) {
+      out.push(`  classDef ${name} ${styles[name]}`);
+    }
+  }
+  for (const name of CLASS_ORDER) {
+    const ids = builder.classes.get(name);
+    if (ids && ids.length > 0) {
+      out.push(`  class ${ids.join(',')} ${name}`);
+    }
+  }
+  builder.edges.forEach((edge, index) => {
+    if (edge.trace !== undefined || (edge.style !== 'next' && edge.style !== 'entry')) {
+      out.push(`  linkStyle ${index} ${edgeStyle(theme, edge.style, edge.trace)}`);
+    }
+  });
+  return `${out.join('\n')}\n`;
+}
+
+function emitDag(
+  builder: Builder,
+  dag: Dag,
+  path: readonly string[],
+  indent: string,
+  stack: readonly string[],
+): void {
+  const { options } = builder;
+  const trace: DagTrace | undefined = options.trace?.dags.get(dag.id);
+  const traced = options.trace !== undefined;
+  const byKey = new Map(dag.placements.map((p) => [p.key, p]));
+  const children = new Map<string, Dag>();
+  if (options.expandEmbedded && options.library) {
+    for (const placement of dag.placements) {
+      if (placement.kind !== 'embed') continue;
+      const child = options.library.get(placement.dag);
+      if (child && !stack.includes(child.id)) children.set(placement.key, child);
+    }
+  }
+  const ref = (key: string): string =>
+    children.has(key) ? mermaidId([...path, key], 'g') : mermaidId([...path, key]);
+  const mark = (name: string, id: string): void => {
+    const ids = builder.classes.get(name) ?? [];
+    ids.push(id);
+    builder.classes.set(name, ids);
+  };
+
+  const ordered = flowOrder(dag, byKey);
+  dag.entrypoints.forEach((key, i) => {
+    const id = mermaidId([...path, `${i}`], 'e');
+    builder.lines.push(`${indent}${id}(("start"))`);
+    mark('entry', id);
+    const taken = traced ? ((trace?.visits.get(key) ?? 0) > 0 ? 'taken' : 'untaken') : undefined;
+    builder.edges.push({
+      from: id,
+      to: ref(key),
+      arrow: '-->',
+      label: undefined,
+      style: 'entry',
+      trace: taken,
+    });
+  });
+
+  const phases: Placement[] = [];
+  for (const placement of ordered) {
+    if (placement.kind === 'phase') {
+      phases.push(placement);
+      continue;
+    }
+    const child = children.get(placement.key);
+    const visits = trace?.visits.get(placement.key) ?? 0;
+    if (child) {
+      const title = `${placement.label ?? placement.key} · embeds ${child.name}${visits > 0 ? ` · ×${visits}` : ''}`;
+      builder.lines.push(`${indent}subgraph ${ref(placement.key)}["${escapeEdgeLabel(title)}"]`);
+      emitDag(builder, child, [...path, placement.key], `${indent}  `, [...stack, child.id]);
+      builder.lines.push(`${indent}end`);
+    } else {
+      emitNode(builder, placement, ref(placement.key), indent, visits);
+      mark(kindClass(placement), ref(placement.key));
+    }
+    if (traced) mark(visits > 0 ? 'visited' : 'dim', ref(placement.key));
+    for (const route of placement.routes) {
+      emitRoute(builder, dag, placement, route, ref, trace, traced);
+    }
+  }
+  if (phases.length > 0) {
+    builder.lines.push(`${indent}subgraph ${mermaidId([...path, 'phases'], 'p')}["run hooks"]`);
+    for (const phase of phases) {
+      const visits = trace?.visits.get(phase.key) ?? 0;
+      emitNode(builder, phase, ref(phase.key), `${indent}  `, visits);
+      mark('phase', ref(phase.key));
+      if (traced) mark(visits > 0 ? 'visited' : 'dim', ref(phase.key));
+    }
+    builder.lines.push(`${indent}end`);
+  }
+}
+
+function emitNode(builder: Builder, placement: Placement, id: string, indent: string, visits: number): void {
+  const hint = kindHint(placement) + (visits > 0 ? ` · ×${visits}` : '');
+  const text = labelLines([escapeNodeLabel(placement.label ?? placement.key), escapeNodeLabel(hint)]);
+  const [open, close] = SHAPES[placement.kind];
+  builder.lines.push(`${indent}${id}${open}"${text}"${close}`);
+}
+
+const SHAPES: Readonly<Record<Placement['kind'], readonly [string, string]>> = {
+  task: ['[', ']'],
+  scatter: ['[/', '\\]'],
+  gather: ['[\\', '/]'],
+  embed: ['[[', ']]'],
+  terminal: ['([', '])'],
+  phase: ['[/', '/]'],
+};
+
+function kindClass(placement: Placement): string {
+  return placement.kind === 'terminal' ? placement.outcome : placement.kind;
+}
+
+function kindHint(placement: Placement): string {
+  switch (placement.kind) {
+    case 'task':
+      return 'task';
+    case 'scatter':
+      return `scatter ${placement.items}`;
+    case 'gather':
+      return `gather · ${placement.reducer}`;
+    case 'embed':
+      return `embed · ${tail(placement.dag)}`;
+    case 'terminal':
+      return placement.outcome;
+    case 'phase':
+      return `${placement.when} phase`;
+  }
+}
+
+function emitRoute(
+  builder: Builder,
+  dag: Dag,
+  placement: Placement,
+  route: Route,
+  ref: (key: string) => string,
+  trace: DagTrace | undefined,
+  traced: boolean,
+): void {
+  const from = placement.key;
+  const taken = (kind: TracedKind): number => trace?.edges.get(edgeKey(from, route.output, kind))?.count ?? 0;
+  const state = (count: number) => (traced ? (count > 0 ? 'taken' : 'untaken') : undefined);
+  const counted = (parts: string[], count: number): string[] => (count > 0 ? [...parts, `×${count}`] : parts);
+  const salvaged = (to: string): string[] => {
+    const count = trace?.salvages.get(retryKey(from, to))?.count ?? 0;
+    return count > 0 ? [`salvaged ×${count}`] : [];
+  };
+  const extra = route.label === undefined ? [] : [route.label];
+
+  if (route.kind === 'retry') {
+    const budget = dag.budgets.find((b) => b.name === route.budget);
+    const count = taken('retry');
+    const kindWord = route.output === 'retry' ? [] : ['retry'];
+    const bound = `${route.budget ?? '?'} ≤ ${budget?.max ?? '?'}`;
+    const parts = counted([route.output, ...extra, ...kindWord, bound], count);
+    if (route.resets && route.resets.length > 0) parts.push(`resets ${route.resets.join(', ')}`);
+    const waits = trace?.retries.get(retryKey(from, route.to, route.budget ?? ''));
+    if (waits && waits.totalMs > 0) parts.push(`waited ${formatMs(waits.totalMs)}`);
+    push(builder, ref(from), ref(route.to), '-.->', parts, 'retry', state(count));
+    if (route.exhausted !== undefined) {
+      const spent = taken('exhausted');
+      const exhausted = [
+        ...counted([`${route.budget ?? '?'} exhausted`], spent),
+        ...salvaged(route.exhausted),
+      ];
+      push(builder, ref(from), ref(route.exhausted), '==>', exhausted, 'exhausted', state(spent));
+    }
+    return;
+  }
+  const count = taken(route.kind);
+  if (route.kind === 'salvage') {
+    const kindWord = route.output === 'salvage' ? [] : ['salvage'];
+    push(
+      builder,
+      ref(from),
+      ref(route.to),
+      '-->',
+      counted([route.output, ...extra, ...kindWord], count),
+      'salvage',
+      state(count),
+    );
+    return;
+  }
+  push(
+    builder,
+    ref(from),
+    ref(route.to),
+    '-->',
+    counted([route.output, ...extra], count),
+    'next',
+    state(count),
+  );
+}
+
+function push(
+  builder: Builder,
+  from: string,
+  to: string,
+  arrow: Edge['arrow'],
+  parts: readonly string[],
+  style: EdgeStyle,
+  trace: Edge['trace'],
+): void {
+  builder.edges.push({ from, to, arrow, label: escapeEdgeLabel(parts.join(' · ')), style, trace });
+}
+
+/** Placements in flow order: breadth first from the entrypoints along routes, then any unreached by key. */
+function flowOrder(dag: Dag, byKey: ReadonlyMap<string, Placement>): Placement[] {
+  const seen = new Set<string>();
+  const order: Placement[] = [];
+  const queue = [...dag.entrypoints];
+  for (let i = 0; i < queue.length; i++) {
+    const key = queue[i] as string;
+    const placement = byKey.get(key);
+    if (seen.has(key) || !placement) continue;
+    seen.add(key);
+    order.push(placement);
+    for (const route of placement.routes) {
+      queue.push(route.to);
+      if (route.exhausted !== undefined) queue.push(route.exhausted);
+    }
+  }
+  for (const placement of dag.placements) {
+    if (!seen.has(placement.key)) order.push(placement);
+  }
+  return order;
+}
+
+function formatMs(ms: number): string {
+  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
+}
+
+function tail(iri: string): string {
+  return (
+    iri
+      .split(/[:/#]/u)
+      .filter((part) => part !== '')
+      .pop() ?? iri
+  );
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/gu, ' ');
+}

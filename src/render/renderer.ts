@@ -1,0 +1,116 @@
+/**
+ * Renders Mermaid text to SVG or PNG with mermaid-cli, through one headless Chromium reused for every
+ * diagram (launching a browser costs far more than rendering one diagram).
+ */
+import { renderMermaid } from '@mermaid-js/mermaid-cli';
+import { isSwitchyardError, SwitchyardError } from '../errors.ts';
+import { findChromium, launchChromium } from './chromium.ts';
+import { palette, type Theme } from './theme.ts';
+
+/** The image formats a renderer writes. */
+export type ImageFormat = 'svg' | 'png';
+
+/** Options of {@link createRenderer}. */
+export interface RendererOptions {
+  /** Chromium executable; default: found by `findChromium` (env, then system paths). */
+  readonly chromium?: string | undefined;
+  /** Background and default theme; default `light`. The diagram's own init directive still wins. */
+  readonly theme?: Theme;
+  /** PNG pixels per CSS pixel; default 2, so labels stay legible. */
+  readonly scale?: number;
+  /** Environment read by `findChromium`; default `process.env`. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The defaults of {@link RendererOptions}. */
+export const defaultRendererOptions = Object.freeze({ theme: 'light' as Theme, scale: 2 });
+
+/** One browser, many diagrams. Close it when done. */
+export interface Renderer {
+  /** Renders one Mermaid definition; syntax errors throw `E_MERMAID_SYNTAX` with the offending line. */
+  render(definition: string, format: ImageFormat, options?: { readonly theme?: Theme }): Promise<Uint8Array>;
+  close(): Promise<void>;
+}
+
+const SVG_ID = 'switchyard';
+
+/** The Mermaid configuration every diagram is rendered with: plain SVG text, limits raised for big DAGs. */
+export function mermaidConfig(theme: Theme): Record<string, unknown> {
+  return {
+    theme: palette(theme).mermaidTheme,
+    htmlLabels: false,
+    flowchart: { htmlLabels: false, useMaxWidth: false },
+    maxEdges: 20_000,
+    maxTextSize: 10_000_000,
+    deterministicIds: true,
+    deterministicIDSeed: SVG_ID,
+    securityLevel: 'strict',
+    // The page's console is copied to the process's stderr; only fatal errors may print.
+    logLevel: 5,
+  };
+}
+
+// Liberation Sans is metric-compatible with Arial, so text measured in Chromium fits its box elsewhere.
+const FONT_CSS = `#${SVG_ID} text, #${SVG_ID} tspan { font-family: Arial, 'Liberation Sans', Helvetica, sans-serif; }`;
+
+/**
+ * Launches one headless Chromium and returns a renderer that reuses it.
+ * @example
+ * const renderer = await createRenderer({ theme: 'dark' });
+ * try {
+ *   await writeFile('dag.svg', await renderer.render(toMermaid(dag, { theme: 'dark' }), 'svg'));
+ * } finally {
+ *   await renderer.close();
+ * }
+ */
+export async function createRenderer(options: RendererOptions = {}): Promise<Renderer> {
+  const executablePath = findChromium({
+    path: options.chromium,
+    ...(options.env ? { env: options.env } : {}),
+  });
+  const launched = await launchChromium(executablePath);
+  const scale = options.scale ?? defaultRendererOptions.scale;
+  const defaultTheme = options.theme ?? defaultRendererOptions.theme;
+  return {
+    async render(definition, format, renderOptions = {}) {
+      const theme = renderOptions.theme ?? defaultTheme;
+      try {
+        const { data } = await renderMermaid(launched.browser, definition, format, {
+          viewport: { width: 1200, height: 800, deviceScaleFactor: scale },
+          backgroundColor: palette(theme).background,
+          mermaidConfig: mermaidConfig(theme),
+          myCSS: FONT_CSS,
+          svgId: SVG_ID,
+        });
+        return data;
+      } catch (error) {
+        throw renderError(error, definition);
+      }
+    },
+    close: () => launched.close(),
+  };
+}
+
+/** Turns a failure inside the page into a SwitchyardError: syntax errors name the definition's line. */
+export function renderError(error: unknown, definition: string): SwitchyardError {
+  if (isSwitchyardError(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  const first = message.split('\n')[0] ?? message;
+  const syntax = /(?:Parse|Lexical) error on line (\d+)/u.exec(message);
+  if (syntax) {
+    const line = Number(syntax[1]);
+    const text = definition.split('\n')[line - 1]?.trim() ?? '';
+    return new SwitchyardError(
+      'E_MERMAID_SYNTAX',
+      `Mermaid syntax error on line ${line}: ${text.slice(0, 120)} — ${first}; fix that line of the definition`,
+      { cause: error },
+    );
+  }
+  return new SwitchyardError(
+    'E_RENDER',
+    `rendering failed: ${first}; check the definition and the Chromium install`,
+    {
+      cause: error,
+    },
+  );
+}
