@@ -48,7 +48,8 @@ export interface AskEngine {
   ask(question: string, memory?: Memory, onEvent?: (event: RunEvent) => void): Promise<AskOutcome>;
 }
 
-async function loadDags(): Promise<{ dag: Dag; library: DagLibrary }> {
+/** The ask DAG and the library of the Archivist's documents (its embedded compose/validate loop). */
+export async function loadArchivistDags(): Promise<{ dag: Dag; library: DagLibrary }> {
   const { results, library } = await loadDagFolder([DAG_FOLDER]);
   const problems = [...results.values()].flatMap((r) => r.problems.filter((p) => p.severity === 'error'));
   const dag = library.get(ASK_DAG);
@@ -70,7 +71,7 @@ async function loadDags(): Promise<{ dag: Dag; library: DagLibrary }> {
  * const { answer } = await engine.ask('books by George Orwell');
  */
 export async function createAskEngine(options: AskEngineOptions): Promise<AskEngine> {
-  const { dag, library } = await loadDags();
+  const { dag, library } = await loadArchivistDags();
   const policy = typeof options.policy === 'string' ? await loadPolicyFile(options.policy) : options.policy;
   const dispatcher: Dispatcher = createDispatcher({
     nodes: archivistNodes as never,

@@ -1,23 +1,17 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { loadDagFolder } from '../../document/load.ts';
-import type { Dag, DagLibrary } from '../../document/model.ts';
+import type { Dag } from '../../document/model.ts';
 import { SwitchyardError } from '../../errors.ts';
-import { analyse } from '../../graph/analyse.ts';
 import { toMermaid } from '../../render/mermaid.ts';
+import { formatOfPath, RENDER_FORMATS, type RenderFormat } from '../../render/output-format.ts';
 import { createRenderer, type Renderer } from '../../render/renderer.ts';
 import type { Theme } from '../../render/theme.ts';
 import { readTrace, type TraceSummary } from '../../render/trace.ts';
-import { atWrittenPosition, formatProblem } from '../format.ts';
+import { type CheckedDocuments, checkDocuments } from '../check.ts';
+import { formatProblem } from '../format.ts';
 import type { CliIO } from '../io.ts';
-import { libraryAround } from '../library.ts';
 import type { SetExit } from './index.ts';
-
-/** The file formats `render` writes. */
-export type RenderFormat = 'svg' | 'png' | 'mmd';
-
-const FORMATS: readonly RenderFormat[] = ['svg', 'png', 'mmd'];
 
 interface RenderCliOptions {
   output?: string;
@@ -28,19 +22,6 @@ interface RenderCliOptions {
   trace?: string;
   chromium?: string;
   direction?: string;
-}
-
-/** The format an output path asks for, by extension; anything else is a usage error. */
-export function formatOfPath(path: string): RenderFormat {
-  const ext = extname(path).slice(1).toLowerCase();
-  const format = FORMATS.find((f) => f === ext);
-  if (!format) {
-    throw new SwitchyardError(
-      'E_USAGE',
-      `cannot tell the format of ${path}: end the -o path with .svg, .png or .mmd`,
-    );
-  }
-  return format;
 }
 
 function oneOf<T extends string>(
@@ -77,31 +58,18 @@ function outputPaths(files: readonly string[], dir: string, format: RenderFormat
 }
 
 /** Loads and analyses every document; returns the valid ones, or undefined after printing every problem. */
-async function loadAll(
-  files: readonly string[],
-  io: CliIO,
-): Promise<{ dags: Map<string, Dag>; library: DagLibrary } | undefined> {
-  const named = await loadDagFolder(files);
-  if (named.results.size === 0) {
+async function loadAll(files: readonly string[], io: CliIO): Promise<CheckedDocuments | undefined> {
+  const checked = await checkDocuments(files, io.cwd);
+  if (checked.reports.length === 0) {
     throw new SwitchyardError(
       'E_USAGE',
       `no .jsonld documents found in ${files.join(', ')}: name DAG documents or folders`,
     );
   }
-  const loaded = [...named.results.values()].flatMap((r) => (r.dag ? [r.dag] : []));
-  const library = await libraryAround(loaded, [...named.results.keys()], io.cwd);
-  const dags = new Map<string, Dag>();
-  let invalid = false;
-  for (const [file, result] of named.results) {
-    const problems = [...result.problems];
-    if (result.dag)
-      problems.push(...analyse(result.dag, { library, file }).map((p) => atWrittenPosition(p, result)));
-    const errors = problems.filter((p) => p.severity === 'error');
-    for (const p of errors) io.err(formatProblem(p, io.cwd));
-    if (result.dag && errors.length === 0) dags.set(file, result.dag);
-    else invalid = true;
+  for (const report of checked.reports) {
+    for (const p of report.problems) if (p.severity === 'error') io.err(formatProblem(p, io.cwd));
   }
-  return invalid ? undefined : { dags, library };
+  return checked.reports.every((r) => r.valid) ? checked : undefined;
 }
 
 /**
@@ -141,7 +109,7 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
         const output = resolve(io.cwd, options.output);
         targets = () => [output];
       } else if (options.outDir !== undefined) {
-        format = oneOf(options.format, FORMATS, 'svg', '--format');
+        format = oneOf(options.format, RENDER_FORMATS, 'svg', '--format');
         const dir = resolve(io.cwd, options.outDir);
         targets = (loaded) => outputPaths(loaded, dir, format, io.cwd);
       } else {
@@ -158,12 +126,12 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
         setExit(1);
         return;
       }
-      const sources = [...loaded.dags.keys()];
+      const sources = [...loaded.valid.keys()];
       const outputs = targets(sources);
       let renderer: Renderer | undefined;
       try {
         for (const [i, file] of sources.entries()) {
-          const dag = loaded.dags.get(file) as Dag;
+          const dag = loaded.valid.get(file) as Dag;
           const text = toMermaid(dag, {
             theme,
             direction,

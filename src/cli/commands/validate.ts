@@ -1,47 +1,9 @@
 import type { Command } from 'commander';
-import { loadDagFolder } from '../../document/load.ts';
-import type { Problem } from '../../errors.ts';
-import { analyse } from '../../graph/analyse.ts';
-import { atWrittenPosition, formatProblem, plural } from '../format.ts';
+import { checkDocuments } from '../check.ts';
+import { formatProblem, plural } from '../format.ts';
 import type { CliIO } from '../io.ts';
-import { libraryAround } from '../library.ts';
 import { loadNodeModule } from '../node-modules.ts';
 import type { SetExit } from './index.ts';
-
-/** The verdict on one document. */
-export interface FileReport {
-  readonly file: string;
-  readonly valid: boolean;
-  readonly problems: readonly Problem[];
-}
-
-/**
- * Loads and checks documents; sibling documents of each file are loaded too, so that embeds resolve.
- * Only the named files (and the files of named folders) are reported.
- */
-export async function checkDocuments(
-  paths: readonly string[],
-  cwd: string,
-  options: { nodes?: string } = {},
-): Promise<FileReport[]> {
-  const named = await loadDagFolder(paths);
-  const loaded = [...named.results.values()].flatMap((r) => (r.dag ? [r.dag] : []));
-  const library = await libraryAround(loaded, [...named.results.keys()], cwd);
-  const nodes = options.nodes === undefined ? undefined : await loadNodeModule(options.nodes, cwd);
-  const reports: FileReport[] = [];
-  for (const [file, result] of named.results) {
-    const problems = [...result.problems];
-    if (result.dag) {
-      problems.push(
-        ...analyse(result.dag, { library, file, ...(nodes ? { nodes } : {}) }).map((p) =>
-          atWrittenPosition(p, result),
-        ),
-      );
-    }
-    reports.push({ file, valid: !problems.some((p) => p.severity === 'error'), problems });
-  }
-  return reports;
-}
 
 /** `switchyard validate <files or folders…>`: every problem of every document; exit 1 on any error. */
 export function registerValidate(program: Command, io: CliIO, setExit: SetExit): void {
@@ -52,11 +14,8 @@ export function registerValidate(program: Command, io: CliIO, setExit: SetExit):
     .option('--json', 'print the reports as JSON')
     .option('--nodes <module>', 'also check node IRIs and outputs against the nodes this module exports')
     .action(async (paths: string[], options: { json?: boolean; nodes?: string }) => {
-      const reports = await checkDocuments(
-        paths,
-        io.cwd,
-        options.nodes === undefined ? {} : { nodes: options.nodes },
-      );
+      const nodes = options.nodes === undefined ? undefined : await loadNodeModule(options.nodes, io.cwd);
+      const { reports } = await checkDocuments(paths, io.cwd, nodes);
       if (reports.length === 0) {
         io.err(
           `switchyard: no .jsonld documents found in ${paths.join(', ')} — name DAG documents or folders holding them`,
