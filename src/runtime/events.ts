@@ -69,7 +69,7 @@ export interface RouteEvent extends ItemBase {
   readonly output: string;
   readonly to: string;
   readonly kind: RouteKind | 'exhausted';
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }
 
 export interface RetryScheduledEvent extends ItemBase {
@@ -82,7 +82,7 @@ export interface RetryScheduledEvent extends ItemBase {
   readonly delayMs: number;
   /** Where the delay came from. */
   readonly delaySource: 'backoff' | 'retry-after';
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }
 
 export interface BudgetExhaustedEvent extends ItemBase {
@@ -92,7 +92,7 @@ export interface BudgetExhaustedEvent extends ItemBase {
   readonly to: string;
   /** `spent`: the budget is used up; `deadline`: the wait would not fit the run's remaining time. */
   readonly why: 'spent' | 'deadline';
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }
 
 /** An item took a salvage route, or an exhaustion route to a recovery placement. */
@@ -100,7 +100,7 @@ export interface SalvageEvent extends ItemBase {
   readonly type: 'salvage';
   readonly from: string;
   readonly to: string;
-  readonly reason?: string;
+  readonly reason?: string | undefined;
 }
 
 export interface ItemEndEvent extends ItemBase {

@@ -5,34 +5,29 @@ import type { EventStream } from './event-stream.ts';
 import type { ItemState } from './item-state.ts';
 import type { RunContext } from './runner.ts';
 
-function opt(reason: string | undefined): { reason?: string } {
-  return reason === undefined ? {} : { reason };
-}
-
-/** Carries out a go / wait / exhausted decision: spends, resets, trail, counters and events; returns the next placement. */
+/**
+ * Carries out a go / wait / exhausted decision: spends, resets, trail, counters and events; returns the next
+ * placement. `now` is the time of the decision, which its events carry.
+ */
 export function follow(
   run: RunContext,
   dagId: string,
   state: ItemState,
   at: CompiledPlacement,
   decision: Exclude<Decision, { type: 'fail' }>,
+  now: number,
 ): CompiledPlacement {
   const ev = run.events;
   const { route, target, output, reason } = decision;
-  const base = { item: state.id, dag: dagId };
+  const item = state.id;
   if (decision.type === 'go') {
     state.trail.push({ placement: at.key, output, to: target.key, kind: route.kind });
     if (ev)
-      ev.emit({
-        type: 'route',
-        ...base,
-        from: at.key,
-        output,
-        to: target.key,
-        kind: route.kind,
-        ...opt(reason),
-      });
-    if (route.kind === 'salvage') salvaged(run, ev, base, at.key, target.key, reason);
+      ev.emit(
+        { type: 'route', item, dag: dagId, from: at.key, output, to: target.key, kind: route.kind, reason },
+        now,
+      );
+    if (route.kind === 'salvage') salvaged(run, ev, item, dagId, at.key, target.key, reason, now);
     return target;
   }
   if (decision.type === 'wait') {
@@ -42,26 +37,25 @@ export function follow(
     run.retries++;
     if (ev) {
       const { budget, attempt, delayMs, delaySource } = decision;
-      ev.emit({
-        type: 'route',
-        ...base,
-        from: at.key,
-        output,
-        to: target.key,
-        kind: 'retry',
-        ...opt(reason),
-      });
-      ev.emit({
-        type: 'retry.scheduled',
-        ...base,
-        from: at.key,
-        to: target.key,
-        budget,
-        attempt,
-        delayMs,
-        delaySource,
-        ...opt(reason),
-      });
+      ev.emit(
+        { type: 'route', item, dag: dagId, from: at.key, output, to: target.key, kind: 'retry', reason },
+        now,
+      );
+      ev.emit(
+        {
+          type: 'retry.scheduled',
+          item,
+          dag: dagId,
+          from: at.key,
+          to: target.key,
+          budget,
+          attempt,
+          delayMs,
+          delaySource,
+          reason,
+        },
+        now,
+      );
     }
     return target;
   }
@@ -69,37 +63,38 @@ export function follow(
   state.trail.push({ placement: at.key, output, to: target.key, kind: 'exhausted' });
   if (ev) {
     const why = decision.why;
-    ev.emit({
-      type: 'budget.exhausted',
-      ...base,
-      from: at.key,
-      budget: decision.budget,
-      to: target.key,
-      why,
-      ...opt(reason),
-    });
-    ev.emit({
-      type: 'route',
-      ...base,
-      from: at.key,
-      output,
-      to: target.key,
-      kind: 'exhausted',
-      ...opt(reason),
-    });
+    ev.emit(
+      {
+        type: 'budget.exhausted',
+        item,
+        dag: dagId,
+        from: at.key,
+        budget: decision.budget,
+        to: target.key,
+        why,
+        reason,
+      },
+      now,
+    );
+    ev.emit(
+      { type: 'route', item, dag: dagId, from: at.key, output, to: target.key, kind: 'exhausted', reason },
+      now,
+    );
   }
-  if (target.placement.kind !== 'terminal') salvaged(run, ev, base, at.key, target.key, reason);
+  if (target.placement.kind !== 'terminal') salvaged(run, ev, item, dagId, at.key, target.key, reason, now);
   return target;
 }
 
 function salvaged(
   run: RunContext,
   ev: EventStream | undefined,
-  base: { item: string; dag: string },
+  item: string,
+  dag: string,
   from: string,
   to: string,
   reason: string | undefined,
+  now: number,
 ): void {
   run.salvages++;
-  if (ev) ev.emit({ type: 'salvage', ...base, from, to, ...opt(reason) });
+  if (ev) ev.emit({ type: 'salvage', item, dag, from, to, reason }, now);
 }

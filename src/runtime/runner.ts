@@ -135,7 +135,7 @@ export class RunContext {
         }
 
         let outcome: TaskOutcome | Outcome;
-        const started = ev ? this.clock.now() : 0;
+        let started = 0;
         if (placement.kind === 'task') {
           const semaphore = this.semaphoreOf(prep, at);
           if (semaphore !== undefined && !semaphore.tryAcquire()) {
@@ -145,8 +145,13 @@ export class RunContext {
           waiting = 'node';
           try {
             const visit = countVisit(state, at.key);
-            if (ev)
-              ev.emit({ type: 'placement.start', item: state.id, dag: dagId, placement: at.key, visit });
+            if (ev) {
+              started = this.clock.now();
+              ev.emit(
+                { type: 'placement.start', item: state.id, dag: dagId, placement: at.key, visit },
+                started,
+              );
+            }
             const pending = runTask(this, prep, at, state, visit);
             outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
           } finally {
@@ -155,7 +160,13 @@ export class RunContext {
         } else {
           waiting = 'node';
           const visit = countVisit(state, at.key);
-          if (ev) ev.emit({ type: 'placement.start', item: state.id, dag: dagId, placement: at.key, visit });
+          if (ev) {
+            started = this.clock.now();
+            ev.emit(
+              { type: 'placement.start', item: state.id, dag: dagId, placement: at.key, visit },
+              started,
+            );
+          }
           if (placement.kind === 'scatter') {
             const children = await runScatter(this, prep, at, state);
             if ('error' in children) outcome = children;
@@ -178,13 +189,14 @@ export class RunContext {
 
         const timing = prep.timings[at.index] ?? this.env.policy.defaults;
         const hint = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
+        const now = this.clock.now();
         const decision = decide(
           at,
           compiled.budgets,
           state,
           outcome,
           timing,
-          this.clock.now(),
+          now,
           this.runDeadlineAt,
           this.env.random,
           hint,
@@ -192,16 +204,18 @@ export class RunContext {
         );
         if (ev) {
           const error = 'error' in outcome ? summarise(outcome.error) : undefined;
-          const durationMs = this.clock.now() - started;
-          ev.emit({
-            type: 'placement.end',
-            item: state.id,
-            dag: dagId,
-            placement: at.key,
-            output: decision.output,
-            durationMs,
-            ...(error === undefined ? {} : { error }),
-          });
+          ev.emit(
+            {
+              type: 'placement.end',
+              item: state.id,
+              dag: dagId,
+              placement: at.key,
+              output: decision.output,
+              durationMs: now - started,
+              ...(error === undefined ? {} : { error }),
+            },
+            now,
+          );
         }
         if (decision.type === 'fail') return this.failed(dagId, state, at.key, decision.error);
         if (decision.type === 'wait') {
@@ -209,7 +223,7 @@ export class RunContext {
           previousDelays[decision.budget] = decision.delayMs;
         }
         // From here the item belongs to its next placement: an abort during the back-off reports it there.
-        at = follow(this, dagId, state, at, decision);
+        at = follow(this, dagId, state, at, decision, now);
         if (decision.type === 'wait' && decision.delayMs > 0) {
           waiting = 'backoff';
           await this.clock.sleep(decision.delayMs, this.signal);

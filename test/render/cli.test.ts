@@ -86,7 +86,7 @@ describe('switchyard render', () => {
     const result = await render('dags/checkout.jsonld', '-o', join(dir, 'x.jpg'));
     expect(result.code).toBe(1);
     expect(result.err).toMatch(
-      /^switchyard: cannot tell the format of .*x\.jpg: end the -o path with \.svg, \.png or \.mmd$/,
+      /^switchyard: cannot tell the format of .*x\.jpg: end the path with \.svg, \.png or \.mmd$/,
     );
   });
 
