@@ -6,7 +6,7 @@
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { type CompiledDag, compile } from './compile.ts';
 import { resetAdjacency } from './cycles.ts';
-import { adjacency, type FlowGraph, flowGraph, isBudgetedRetry, reachable } from './flow.ts';
+import { adjacency, type FlowGraph, flowGraph, isBudgetedRetry, reachable, reversed } from './flow.ts';
 import { isCyclic, stronglyConnected } from './scc.ts';
 
 /** Worst-case execution counts of one document, per item; `Infinity` where no bound exists. */
@@ -110,6 +110,11 @@ function boundsOf(dag: Dag, context: Context): Bounds {
   }
   if (spends.some((s) => s === Number.POSITIVE_INFINITY)) reasons.push('some budgets reset each other');
 
+  // A placement from which no budgeted retry can be reached ends the item's retrying: once an item is there,
+  // the rest of its walk is acyclic, so it executes that placement at most once.
+  const retrySources = graph.edges.filter(isBudgetedRetry).map((e) => e.from);
+  const mayRetryAfter = reachable(reversed(acyclic), retrySources);
+
   const perPlacement = new Map<string, number>();
   const children = new Map<string, number>();
   const embedded = new Map<string, number>();
@@ -118,8 +123,8 @@ function boundsOf(dag: Dag, context: Context): Bounds {
   dag.placements.forEach((placement, v) => {
     // An item ends at the first terminal it reaches, so it reaches each terminal at most once.
     const reached = counts[v] ?? 0;
-    const count =
-      placement.kind === 'phase' ? 1 : placement.kind === 'terminal' ? Math.min(reached, 1) : reached;
+    const once = placement.kind === 'terminal' || (mayRetryAfter[v] !== 1 && Number.isFinite(reached));
+    const count = placement.kind === 'phase' ? 1 : once ? Math.min(reached, 1) : reached;
     perPlacement.set(placement.key, count);
     if (placement.kind === 'terminal') terminals += count;
     else total += count;

@@ -41,8 +41,10 @@ describe('computeBounds on the sample documents', () => {
     const bounds = computeBounds(compile(sample('review.jsonld')), library);
     expect(bounds.perPlacement.get('draft')).toBe(3);
     expect(bounds.embedded.get('draft')).toBe(child);
-    // draft, review and escalate 3 times each, one terminal, and 3 runs of compose-validate.
-    expect(bounds.total).toBe(3 + 3 + 3 + 1 + 3 * child);
+    // draft and review 3 times each; escalate once (no retry can follow it); one terminal; and 3 runs of
+    // compose-validate.
+    expect(bounds.perPlacement.get('escalate')).toBe(1);
+    expect(bounds.total).toBe(3 + 3 + 1 + 1 + 3 * child);
   });
 
   it('is unbounded, saying why, when an embedded document is unknown', () => {

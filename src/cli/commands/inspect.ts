@@ -105,10 +105,14 @@ export function registerInspect(program: Command, io: CliIO): void {
       out.push('', `Worst case per item: ${count(bounds.total)} placement executions`);
       if (bounds.unboundedBecause) out.push(`  unbounded: ${bounds.unboundedBecause}`);
       if (time) {
+        const parts = [...time.perPlacement.values()].reduce((sum, ms) => sum + ms, 0) + time.backoffMs;
+        const why = time.cappedByRunDeadline
+          ? ` (the run deadline; executions and waits could add up to ${formatDuration(parts)})`
+          : ` (executions ${formatDuration(parts - time.backoffMs)}, back-off waits ${formatDuration(time.backoffMs)})`;
         out.push(
           time.totalMs === undefined
-            ? `Worst-case time: unbounded — ${time.unboundedBecause ?? 'no deadline'}`
-            : `Worst-case time per item (policy ${options.policy}): ${formatDuration(time.totalMs)}`,
+            ? `Worst-case time per item: unbounded — ${time.unboundedBecause ?? 'no deadline'}; set deadlines in the policy`
+            : `Worst-case time per item with ${options.policy}: ${formatDuration(time.totalMs)}${why}`,
         );
       }
       io.out(out.join('\n'));
