@@ -80,7 +80,11 @@ function parseDeadline(text: string | undefined): number | undefined {
 }
 
 /** The human summary: items per terminal, retries, salvages, failures with their errors, time. */
-export function formatSummary(result: RunResult, policyFrom: string | undefined): string[] {
+export function formatSummary(
+  result: RunResult,
+  policyFrom: string | undefined,
+  virtualTime = false,
+): string[] {
   const lines = [`run ${result.runId}: ${result.status} — ${result.dag} (${result.hash.slice(0, 12)})`];
   if (policyFrom !== undefined) lines.push(`policy: ${policyFrom}`);
   for (const [terminal, count] of Object.entries(result.stats.byTerminal).sort()) {
@@ -97,7 +101,7 @@ export function formatSummary(result: RunResult, policyFrom: string | undefined)
     lines.push(`  aborted: item ${a.item} at '${a.placement}' (waiting for ${a.waitingFor})`);
   for (const p of result.phaseErrors)
     lines.push(`  phase '${p.placement}' failed: ${p.error.code} ${p.error.message}`);
-  lines.push(`time: ${formatDuration(durationMs)}`);
+  lines.push(`time: ${formatDuration(durationMs)}${virtualTime ? ' (virtual clock)' : ''}`);
   return lines;
 }
 
@@ -183,7 +187,7 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
           ),
         );
       } else {
-        for (const line of formatSummary(result, from)) io.out(line);
+        for (const line of formatSummary(result, from, options.virtualTime === true)) io.out(line);
       }
       setExit(result.status === 'completed' ? 0 : 1);
     });
