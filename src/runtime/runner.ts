@@ -105,6 +105,13 @@ export class RunContext {
     return semaphore ?? undefined;
   }
 
+  /** Emits `placement.start` and returns its time, which the matching `placement.end` measures from. */
+  private announce(ev: EventStream, state: ItemState, dag: string, placement: string, visit: number): number {
+    const now = this.clock.now();
+    ev.emit({ type: 'placement.start', item: state.id, dag, placement, visit }, now);
+    return now;
+  }
+
   /**
    * Moves one item from `start` until it ends. Never rejects for an item's own failure: failures, aborts and
    * the run deadline all come back as an {@link Ending}.
@@ -145,13 +152,7 @@ export class RunContext {
           waiting = 'node';
           try {
             const visit = countVisit(state, at.key);
-            if (ev) {
-              started = this.clock.now();
-              ev.emit(
-                { type: 'placement.start', item: state.id, dag: dagId, placement: at.key, visit },
-                started,
-              );
-            }
+            if (ev) started = this.announce(ev, state, dagId, at.key, visit);
             const pending = runTask(this, prep, at, state, visit);
             outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
           } finally {
@@ -160,13 +161,7 @@ export class RunContext {
         } else {
           waiting = 'node';
           const visit = countVisit(state, at.key);
-          if (ev) {
-            started = this.clock.now();
-            ev.emit(
-              { type: 'placement.start', item: state.id, dag: dagId, placement: at.key, visit },
-              started,
-            );
-          }
+          if (ev) started = this.announce(ev, state, dagId, at.key, visit);
           if (placement.kind === 'scatter') {
             const children = await runScatter(this, prep, at, state);
             if ('error' in children) outcome = children;

@@ -1,7 +1,10 @@
 import { main } from '../../src/cli/main.ts';
 
 /** Runs the `switchyard` CLI in-process with captured output. */
-export async function runCli(args: readonly string[]): Promise<{ code: number; out: string; err: string }> {
+export async function runCli(
+  args: readonly string[],
+  cwd: string = process.cwd(),
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const code = await main(['node', 'switchyard', ...args], {
@@ -11,7 +14,7 @@ export async function runCli(args: readonly string[]): Promise<{ code: number; o
     err: (text) => {
       err += text.endsWith('\n') ? text : `${text}\n`;
     },
-    cwd: process.cwd(),
+    cwd,
     isTTY: false,
   });
   return { code, out, err };

@@ -1,12 +1,9 @@
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command, CommanderError } from 'commander';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerRender } from '../../src/cli/commands/render.ts';
-import type { CliIO } from '../../src/cli/io.ts';
-import { isSwitchyardError } from '../../src/errors.ts';
+import { runCli } from '../cli/run-cli.ts';
 import { composeValidateTrace, toJsonl } from './trace-fixture.ts';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -19,28 +16,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Runs `switchyard render …` the way src/cli/main.ts does: one line per error, exit code. */
+/** Runs `switchyard render …` through the CLI's own entry point, output lines joined without a final newline. */
 async function render(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIO = { out: (s) => out.push(s), err: (s) => err.push(s), cwd: ROOT, isTTY: false };
-  let code = 0;
-  const program = new Command('switchyard')
-    .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err });
-  registerRender(program, io, (c) => {
-    code = Math.max(code, c);
-  });
-  try {
-    await program.parseAsync(['node', 'switchyard', 'render', ...args]);
-  } catch (error) {
-    if (error instanceof CommanderError) code = 2;
-    else if (isSwitchyardError(error)) {
-      err.push(`switchyard: ${error.message}`);
-      code = 1;
-    } else throw error;
-  }
-  return { code, out: out.join('\n'), err: err.join('\n') };
+  const result = await runCli(['render', ...args], ROOT);
+  return { code: result.code, out: result.out.trimEnd(), err: result.err.trimEnd() };
 }
 
 describe('switchyard render', () => {

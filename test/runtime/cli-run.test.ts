@@ -2,37 +2,18 @@ import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command, CommanderError } from 'commander';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { registerRun } from '../../src/cli/commands/run.ts';
-import { isSwitchyardError } from '../../src/errors.ts';
+import { runCli } from '../cli/run-cli.ts';
 import { DAGS } from './helpers.ts';
 
 const FIXTURE = fileURLToPath(new URL('../fixtures/nodes/compose-validate.ts', import.meta.url));
 const EMPTY = fileURLToPath(new URL('../fixtures/nodes/empty.ts', import.meta.url));
 
 /** Runs `switchyard run …` the way main.ts does: user mistakes are one line and exit 1. */
+/** Runs `switchyard run …` through the CLI's own entry point, output lines joined without a final newline. */
 async function cli(args: string[], cwd: string) {
-  const out: string[] = [];
-  const err: string[] = [];
-  let code = 0;
-  const io = { out: (s: string) => out.push(s), err: (s: string) => err.push(s), cwd, isTTY: false };
-  const program = new Command('switchyard')
-    .exitOverride()
-    .configureOutput({ writeOut: io.out, writeErr: io.err });
-  registerRun(program, io, (c) => {
-    code = Math.max(code, c);
-  });
-  try {
-    await program.parseAsync(['node', 'switchyard', 'run', ...args]);
-  } catch (error) {
-    if (error instanceof CommanderError) code = 2;
-    else if (isSwitchyardError(error)) {
-      err.push(`switchyard: ${error.message}`);
-      code = 1;
-    } else throw error;
-  }
-  return { out: out.join('\n'), err: err.join('\n'), code };
+  const result = await runCli(['run', ...args], cwd);
+  return { code: result.code, out: result.out.trimEnd(), err: result.err.trimEnd() };
 }
 
 let dir: string;
