@@ -2,7 +2,7 @@
  * The README's "Running DAGs from code": load a document, run it on the virtual clock, watch its events.
  * Run: node --import tsx examples/quickstart.ts
  */
-import { createDispatcher, createVirtualClock, loadDagFile, resolvePolicy } from 'switchyard';
+import { createDispatcher, createVirtualClock, loadDagFile, resolvePolicy, seededRandom } from 'switchyard';
 import { nodes } from './compose-validate/nodes.ts';
 
 const { dag, problems } = await loadDagFile('dags/compose-validate.jsonld');
@@ -11,9 +11,11 @@ if (!dag) throw new Error(problems.map((p) => p.message).join('\n'));
 const dispatcher = createDispatcher({
   nodes,
   policy: resolvePolicy({
-    defaults: { deadlineMs: 5000, backoff: { strategy: 'exponential', baseMs: 200 } },
+    defaults: { deadlineMs: 5000, backoff: { strategy: 'exponential', baseMs: 200 }, jitter: 'equal' },
   }),
   clock: createVirtualClock({ auto: true }),
+  // A seeded jitter source: the same delays on every run.
+  random: seededRandom(1),
 });
 const run = dispatcher.run(dag, { topic: 'whales', rejections: 2 });
 for await (const event of run) {
