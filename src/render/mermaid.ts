@@ -2,10 +2,11 @@
  * Mermaid flowchart text for a DAG document: shapes by placement kind, retry edges dashed, exhaustion
  * edges thick, salvage edges in their own colour, and optionally a run trace drawn over it.
  */
-import type { Dag, DagLibrary, Placement, Route } from '../document/model.ts';
+import type { Dag, DagLibrary, Placement } from '../document/model.ts';
+import { type Edge, routeEdges } from './mermaid-edges.ts';
 import { escapeEdgeLabel, escapeNodeLabel, labelLines, mermaidId } from './mermaid-text.ts';
-import { type EdgeStyle, edgeStyle, initDirective, palette, type Theme } from './theme.ts';
-import { type DagTrace, edgeKey, retryKey, type TracedKind, type TraceSummary } from './trace.ts';
+import { edgeStyle, initDirective, palette, type Theme } from './theme.ts';
+import type { DagTrace, TraceSummary } from './trace.ts';
 
 /** Options of {@link toMermaid}. */
 export interface MermaidOptions {
@@ -35,15 +36,6 @@ export const defaultMermaidOptions = Object.freeze({
   expandEmbedded: false,
   direction: 'TD' as 'TD' | 'LR',
 });
-
-interface Edge {
-  readonly from: string;
-  readonly to: string;
-  readonly arrow: '-->' | '-.->' | '==>';
-  readonly label: string | undefined;
-  readonly style: EdgeStyle;
-  readonly trace: 'taken' | 'untaken' | undefined;
-}
 
 // Fixed order of class statements, so the text never depends on map iteration.
 const CLASS_ORDER = [
@@ -169,7 +161,7 @@ function emitDag(
     }
     if (traced) mark(visits > 0 ? 'visited' : 'dim', ref(placement.key));
     for (const route of placement.routes) {
-      emitRoute(builder, dag, placement, route, ref, trace, traced);
+      builder.edges.push(...routeEdges(dag, placement, route, ref, trace, traced));
     }
   }
   if (phases.length > 0) {
@@ -221,82 +213,6 @@ function kindHint(placement: Placement): string {
   }
 }
 
-function emitRoute(
-  builder: Builder,
-  dag: Dag,
-  placement: Placement,
-  route: Route,
-  ref: (key: string) => string,
-  trace: DagTrace | undefined,
-  traced: boolean,
-): void {
-  const from = placement.key;
-  const taken = (kind: TracedKind): number => trace?.edges.get(edgeKey(from, route.output, kind))?.count ?? 0;
-  const state = (count: number) => (traced ? (count > 0 ? 'taken' : 'untaken') : undefined);
-  const counted = (parts: string[], count: number): string[] => (count > 0 ? [...parts, `×${count}`] : parts);
-  const salvaged = (to: string): string[] => {
-    const count = trace?.salvages.get(retryKey(from, to))?.count ?? 0;
-    return count > 0 ? [`salvaged ×${count}`] : [];
-  };
-  const extra = route.label === undefined ? [] : [route.label];
-
-  if (route.kind === 'retry') {
-    const budget = dag.budgets.find((b) => b.name === route.budget);
-    const count = taken('retry');
-    const kindWord = route.output === 'retry' ? [] : ['retry'];
-    const bound = `${route.budget ?? '?'} ≤ ${budget?.max ?? '?'}`;
-    const parts = counted([route.output, ...extra, ...kindWord, bound], count);
-    if (route.resets && route.resets.length > 0) parts.push(`resets ${route.resets.join(', ')}`);
-    const waits = trace?.retries.get(retryKey(from, route.to, route.budget ?? ''));
-    if (waits && waits.totalMs > 0) parts.push(`waited ${formatMs(waits.totalMs)}`);
-    push(builder, ref(from), ref(route.to), '-.->', parts, 'retry', state(count));
-    if (route.exhausted !== undefined) {
-      const spent = taken('exhausted');
-      const exhausted = [
-        ...counted([`${route.budget ?? '?'} exhausted`], spent),
-        ...salvaged(route.exhausted),
-      ];
-      push(builder, ref(from), ref(route.exhausted), '==>', exhausted, 'exhausted', state(spent));
-    }
-    return;
-  }
-  const count = taken(route.kind);
-  if (route.kind === 'salvage') {
-    const kindWord = route.output === 'salvage' ? [] : ['salvage'];
-    push(
-      builder,
-      ref(from),
-      ref(route.to),
-      '-->',
-      counted([route.output, ...extra, ...kindWord], count),
-      'salvage',
-      state(count),
-    );
-    return;
-  }
-  push(
-    builder,
-    ref(from),
-    ref(route.to),
-    '-->',
-    counted([route.output, ...extra], count),
-    'next',
-    state(count),
-  );
-}
-
-function push(
-  builder: Builder,
-  from: string,
-  to: string,
-  arrow: Edge['arrow'],
-  parts: readonly string[],
-  style: EdgeStyle,
-  trace: Edge['trace'],
-): void {
-  builder.edges.push({ from, to, arrow, label: escapeEdgeLabel(parts.join(' · ')), style, trace });
-}
-
 /** Placements in flow order: breadth first from the entrypoints along routes, then any unreached by key. */
 function flowOrder(dag: Dag, byKey: ReadonlyMap<string, Placement>): Placement[] {
   const seen = new Set<string>();
@@ -317,10 +233,6 @@ function flowOrder(dag: Dag, byKey: ReadonlyMap<string, Placement>): Placement[]
     if (!seen.has(placement.key)) order.push(placement);
   }
   return order;
-}
-
-function formatMs(ms: number): string {
-  return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 
 function tail(iri: string): string {
