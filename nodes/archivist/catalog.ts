@@ -15,7 +15,7 @@ export interface Catalog {
   /** Full-text search over the given fields (all indexed fields when omitted), best first. */
   search(query: string, fields?: readonly SearchField[]): readonly ScoredId[];
   /** Catalog books whose full title appears in `text` as whole words, longest titles first. */
-  titlesIn(text: string): readonly Book[];
+  titlesIn(text: string, options?: { readonly anyCase?: boolean }): readonly Book[];
   /** Catalog authors named in `text`, by full name or by a distinctive surname. */
   authorsIn(text: string): readonly string[];
   /** Catalog subjects named in `text`, directly or by an everyday word ("funny" → humor). */
@@ -111,14 +111,21 @@ export function createCatalog(books: readonly Book[]): Catalog {
       index
         .search(query, fields ? { fields: [...fields] } : {})
         .map((r) => ({ id: String(r.id), score: r.score })),
-    titlesIn(text) {
+    titlesIn(text, options = {}) {
       let rest = ` ${normalise(text)} `;
       const found: Book[] = [];
       for (const { book, key } of titles) {
         // Two-letter titles ("It", "Us") would match ordinary words in almost any question.
         if (key.length < 3) continue;
-        // One-word titles ("Wild", "Dawn") are ordinary words too: they count only when capitalised.
-        if (!key.includes(' ') && !new RegExp(`\\b${book.title}\\b`).test(text)) continue;
+        // One-word titles ("Wild", "Dawn") are ordinary words too: they count only when capitalised, unless
+        // the caller has nothing better to go on (`anyCase`).
+        if (
+          !key.includes(' ') &&
+          !options.anyCase &&
+          !new RegExp(`\\b${escapeRegExp(book.title)}\\b`).test(text)
+        ) {
+          continue;
+        }
         if (containsWords(rest, key)) {
           found.push(book);
           rest = rest.replace(` ${key} `, ' | ');
@@ -158,4 +165,8 @@ export function createCatalog(books: readonly Book[]): Catalog {
       return books.filter((b) => b.authors.some((a) => normalise(a) === key));
     },
   };
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

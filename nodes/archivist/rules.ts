@@ -1,5 +1,5 @@
 import { type Catalog, normalise } from './catalog.ts';
-import type { Classification, Intent, Memory } from './types.ts';
+import type { Book, Classification, Intent, Memory } from './types.ts';
 
 const DESCRIBE =
   /\b(describe|summary|summari[sz]e|plot|what happens in|tell me (more )?about|what (is|s) .+ about|about the book)\b/;
@@ -55,8 +55,20 @@ export function classifyByRules(
   memory: Memory | undefined,
   catalog: Catalog,
 ): Classification {
+  const strict = classifyWith(question, catalog.titlesIn(question), memory, catalog);
+  if (strict.intent !== 'off-topic') return strict;
+  // Before refusing, accept one-word titles written in lower case ("tell me about dune").
+  const loose = catalog.titlesIn(question, { anyCase: true });
+  return loose.length === 0 ? strict : classifyWith(question, loose, memory, catalog);
+}
+
+function classifyWith(
+  question: string,
+  titles: readonly Book[],
+  memory: Memory | undefined,
+  catalog: Catalog,
+): Classification {
   const q = normalise(question);
-  const titles = catalog.titlesIn(question);
   const authors = catalog.authorsIn(question);
   // Words of a named title ("A Short History of…", "Something Wicked…") say nothing about what is asked.
   const asked = titles.reduce((text, book) => text.replace(normalise(book.title), ' | '), q);

@@ -18,6 +18,16 @@ describe('classifyByRules', () => {
     expect(classifyByRules(question, undefined, catalog).intent).toBe(intent);
   });
 
+  it('falls back to a one-word title in lower case before refusing', () => {
+    expect(classifyByRules('dune', undefined, catalog)).toMatchObject({ intent: 'find', title: 'Dune' });
+    expect(classifyByRules('tell me about dune', undefined, catalog)).toMatchObject({
+      intent: 'describe',
+      title: 'Dune',
+    });
+    // A capitalised one-word title is taken at once; a question about nothing in the catalog is still refused.
+    expect(classifyByRules('how do i bake bread?', undefined, catalog).intent).toBe('off-topic');
+  });
+
   it('extracts the title and author the question names', () => {
     const c = classifyByRules('Tell me about Nineteen Eighty-Four by George Orwell', undefined, catalog);
     expect(c).toMatchObject({ intent: 'describe', title: 'Nineteen Eighty-Four', author: 'George Orwell' });
