@@ -51,7 +51,9 @@ export type RuntimeCode =
   | 'E_RENDER'
   | 'E_MERMAID_SYNTAX'
   | 'E_TRACE'
-  | 'E_USAGE';
+  | 'E_USAGE'
+  | 'E_ENGINE'
+  | 'E_WRITE';
 
 export type ErrorCode = ProblemCode | RuntimeCode;
 

@@ -1,7 +1,7 @@
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { Command, CommanderError, Option } from 'commander';
+import { assertWritable, writeOutput } from '../../src/cli/output.ts';
 import { isSwitchyardError, SwitchyardError } from '../../src/errors.ts';
+import { formatOfPath } from '../../src/render/output-format.ts';
 import { runChat } from './chat.ts';
 import type { AskOutcome } from './engine.ts';
 import { type ArchivistEnv, processEnv } from './environment.ts';
@@ -73,19 +73,25 @@ async function ask(words: readonly string[], flags: AskFlags, io: ArchivistEnv):
   const question = words.join(' ').trim();
   if (question === '')
     throw usage('the question is empty: ask something, e.g. archivist ask "books by George Orwell"');
+  // Every output is checked before the run, so a wrong path costs no model calls and loses no answer.
+  if (flags.render !== undefined) {
+    formatOfPath(flags.render);
+    await assertWritable(flags.render, io.cwd);
+  }
+  if (flags.events !== undefined) await assertWritable(flags.events, io.cwd);
   const session = await openSession(sessionOptions(flags, io), io);
   const outcome = await session.engine.ask(question);
-  if (flags.events) {
-    const lines = outcome.events.map((e) => JSON.stringify(e)).join('\n');
-    await writeFile(resolve(io.cwd, flags.events), `${lines}\n`);
-  }
   if (flags.json) {
     io.out(jsonOf(question, session.model.name, outcome));
   } else {
     if (flags.trace) io.out(['Trace:', ...traceLines(outcome.events), ''].join('\n'));
     io.out(outcome.answer);
   }
-  if (flags.render) await renderRun(resolve(io.cwd, flags.render), outcome.events);
+  if (flags.events !== undefined) {
+    const lines = outcome.events.map((e) => JSON.stringify(e)).join('\n');
+    await writeOutput(flags.events, `${lines}\n`, io.cwd);
+  }
+  if (flags.render !== undefined) await renderRun(flags.render, outcome.events, io.cwd);
   return outcome.status === 'completed' ? 0 : 1;
 }
 

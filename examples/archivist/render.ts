@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { writeOutput } from '../../src/cli/output.ts';
 import { toMermaid } from '../../src/render/mermaid.ts';
 import { formatOfPath } from '../../src/render/output-format.ts';
 import { createRenderer } from '../../src/render/renderer.ts';
@@ -8,19 +9,25 @@ import { loadArchivistDags } from './engine.ts';
 
 /**
  * Draws the ask DAG, with its embedded compose/validate loop as a subgraph, and the path of this run over
- * it: to `path` as SVG, PNG or Mermaid text, by its extension.
+ * it: to `path` (resolved against `cwd`) as SVG, PNG or Mermaid text, by its extension. A failed write is one
+ * `E_WRITE` line.
  */
-export async function renderRun(path: string, events: readonly RunEvent[]): Promise<void> {
-  const format = formatOfPath(path);
+export async function renderRun(
+  path: string,
+  events: readonly RunEvent[],
+  cwd: string = process.cwd(),
+): Promise<void> {
+  const file = resolve(cwd, path);
+  const format = formatOfPath(file);
   const { dag, library } = await loadArchivistDags();
   const text = toMermaid(dag, { library, expandEmbedded: true, trace: summariseTrace(events) });
   if (format === 'mmd') {
-    await writeFile(path, text);
+    await writeOutput(file, text, cwd);
     return;
   }
   const renderer = await createRenderer();
   try {
-    await writeFile(path, await renderer.render(text, format));
+    await writeOutput(file, await renderer.render(text, format), cwd);
   } finally {
     await renderer.close();
   }

@@ -1,9 +1,9 @@
-import { relative } from 'node:path';
 import type { Problem } from '../errors.ts';
+import { displayPath } from './output.ts';
 
-/** One line per problem: `file:line:col error CODE message (at /pointer)`, paths relative to `cwd`. */
+/** One line per problem: `file:line:col error CODE message (at /pointer)`, paths as {@link displayPath} shows them. */
 export function formatProblem(p: Problem, cwd: string): string {
-  const file = p.file === undefined ? '' : relative(cwd, p.file) || p.file;
+  const file = p.file === undefined ? '' : displayPath(p.file, cwd);
   const position = p.line === undefined ? '' : `:${p.line}:${p.column ?? 1}`;
   const where = file || position ? `${file}${position} ` : '';
   const at = p.pointer !== undefined && p.pointer !== '' ? ` (at ${p.pointer})` : '';
@@ -15,13 +15,21 @@ export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-/** Milliseconds for people: `850 ms`, `12.5 s`, `3 min 20 s`. */
+/**
+ * Milliseconds for people: `850 ms`, `12.5 s`, `3 min 20 s`. Each form rounds first and then picks its unit,
+ * so no rounding ever shows `1000 ms`, `60.0 s` or `1 min 60 s`.
+ */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(ms < 10_000 ? 2 : 1)} s`;
-  const minutes = Math.floor(ms / 60_000);
-  const seconds = Math.round((ms % 60_000) / 1000);
-  return seconds === 0 ? `${minutes} min` : `${minutes} min ${seconds} s`;
+  const whole = Math.round(ms);
+  if (whole < 1000) return `${whole} ms`;
+  const hundredths = Math.round(ms / 10);
+  if (hundredths < 1000) return `${(hundredths / 100).toFixed(2)} s`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${(tenths / 10).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  const minutes = Math.floor(seconds / 60);
+  const rest = seconds % 60;
+  return rest === 0 ? `${minutes} min` : `${minutes} min ${rest} s`;
 }
 
 /** Where a loaded document's text can be looked up; see `LoadResult`. */

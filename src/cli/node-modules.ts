@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { tsImport } from 'tsx/esm/api';
 import { SwitchyardError } from '../errors.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
 
@@ -12,6 +13,15 @@ function isNodeDefinition(value: unknown): value is NodeDefinition {
     Array.isArray(v.outputs) &&
     (typeof v.run === 'function' || typeof v.batch === 'function')
   );
+}
+
+const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
+
+// tsx compiles a TypeScript module as ESM whatever the nearest package.json says, where a plain import
+// of a .ts file outside a "type": "module" package fails with "Cannot require() ES Module … in a cycle".
+function importModule(file: string): Promise<unknown> {
+  const url = pathToFileURL(file).href;
+  return TYPESCRIPT.has(extname(file)) ? tsImport(url, import.meta.url) : import(url);
 }
 
 /**
@@ -30,7 +40,7 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
   }
   let module: Record<string, unknown>;
   try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+    module = (await importModule(file)) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new SwitchyardError('E_NODE_MODULE', `cannot import node module ${path}: ${reason}`, {

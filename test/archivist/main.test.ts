@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -132,5 +132,51 @@ describe('archivist: bad input is one line and a non-zero exit', () => {
     expect(run.err.trim().split('\n')).toHaveLength(1);
     expect(run.err).toMatch(message);
     expect(run.err).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('archivist ask: output paths are checked before the run', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'archivist-out-'));
+  const cases: [string, string[], number, RegExp][] = [
+    [
+      '--events into a missing folder',
+      ['--events', 'missing/run.jsonl'],
+      1,
+      /^archivist: cannot write missing\/run\.jsonl: its folder does not exist — check that the folder exists and is writable\n$/,
+    ],
+    [
+      '--render with an unknown extension',
+      ['--render', 'x.gif'],
+      2,
+      /^archivist: cannot tell the format of x\.gif: end the path with \.svg, \.png or \.mmd\n$/,
+    ],
+    [
+      '--render into a missing folder',
+      ['--render', 'missing/x.svg'],
+      1,
+      /^archivist: cannot write missing\/x\.svg: its folder does not exist — check that the folder exists and is writable\n$/,
+    ],
+    ['--events naming a folder', ['--events', '.'], 1, /^archivist: cannot write .*: it is a folder — /],
+  ];
+  it.each(cases)('%s: one line, no run, nothing written', async (_name, flags, code, message) => {
+    const run = await runMain(['ask', ...flags, 'books by George Orwell'], { cwd: dir });
+    expect(run.code).toBe(code);
+    expect(run.out).toBe('');
+    expect(run.err).toMatch(message);
+    expect(run.err).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(dir, 'missing'))).toBe(false);
+  });
+
+  it('prints the answer before writing the outputs', async () => {
+    const run = await runMain(
+      ['ask', '--events', 'run.jsonl', '--render', 'run.mmd', 'books by George Orwell'],
+      {
+        cwd: dir,
+      },
+    );
+    expect(run).toMatchObject({ code: 0, err: '' });
+    expect(run.out).toContain('"Animal Farm"');
+    expect(readFileSync(join(dir, 'run.jsonl'), 'utf8')).toContain('"type":"run.end"');
+    expect(readFileSync(join(dir, 'run.mmd'), 'utf8')).toContain('flowchart');
   });
 });

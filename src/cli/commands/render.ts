@@ -1,6 +1,7 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { basename, extname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
+import { expandPaths } from '../../document/load.ts';
 import type { Dag } from '../../document/model.ts';
 import { SwitchyardError } from '../../errors.ts';
 import { toMermaid } from '../../render/mermaid.ts';
@@ -11,6 +12,7 @@ import { readTrace, type TraceSummary } from '../../render/trace.ts';
 import { type CheckedDocuments, checkDocuments } from '../check.ts';
 import { formatProblem } from '../format.ts';
 import type { CliIO } from '../io.ts';
+import { assertWritable, displayPath, writeError, writeOutput } from '../output.ts';
 import type { SetExit } from './index.ts';
 
 interface RenderCliOptions {
@@ -75,6 +77,7 @@ async function loadAll(files: readonly string[], io: CliIO): Promise<CheckedDocu
 /**
  * `switchyard render <dag> -o out.svg|out.png|out.mmd` and `switchyard render <paths…> --out-dir d --format f`:
  * diagrams of DAG documents, many with one browser; an invalid document prints its problems, writes nothing.
+ * Output paths are checked before any rendering; a trace with no events of a drawn DAG prints a warning.
  * @example
  * await main(['node', 'switchyard', 'render', 'dags/review.jsonld', '-o', 'review.png', '--expand']);
  */
@@ -83,8 +86,11 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
     .command('render')
     .description('draw DAG documents as Mermaid text, SVG or PNG, optionally with the path a run took')
     .argument('<paths...>', 'a DAG document, or with --out-dir several documents or folders')
-    .option('-o, --output <file>', 'the file to write; its extension (.svg, .png, .mmd) picks the format')
-    .option('--out-dir <dir>', 'write one file per document into this folder')
+    .option(
+      '-o, --output <file>',
+      'the file to write, in a folder that exists; its extension (.svg, .png, .mmd) picks the format',
+    )
+    .option('--out-dir <dir>', 'write one file per document into this folder (created if missing)')
     .option('--format <format>', 'with --out-dir: svg, png or mmd (default svg)')
     .option('--theme <theme>', 'light or dark (default light)')
     .option('--expand', 'draw embedded DAGs as subgraphs')
@@ -103,10 +109,16 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
       if (options.output !== undefined) {
         if (options.outDir !== undefined)
           throw new SwitchyardError('E_USAGE', 'give either -o <file> or --out-dir <dir>, not both');
-        if (files.length !== 1)
-          throw new SwitchyardError('E_USAGE', '-o takes one document: use --out-dir <dir> for several');
         format = formatOfPath(options.output);
+        const documents = await expandPaths(files);
+        if (documents.length > 1) {
+          throw new SwitchyardError(
+            'E_USAGE',
+            `-o takes one document, but ${paths.join(', ')} hold ${documents.length}: use --out-dir <dir> for several`,
+          );
+        }
         const output = resolve(io.cwd, options.output);
+        await assertWritable(output, io.cwd);
         targets = () => [output];
       } else if (options.outDir !== undefined) {
         format = oneOf(options.format, RENDER_FORMATS, 'svg', '--format');
@@ -128,10 +140,19 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
       }
       const sources = [...loaded.valid.keys()];
       const outputs = targets(sources);
+      if (options.outDir !== undefined) {
+        const dir = resolve(io.cwd, options.outDir);
+        await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+          throw writeError(dir, error, io.cwd);
+        });
+      }
       let renderer: Renderer | undefined;
       try {
         for (const [i, file] of sources.entries()) {
           const dag = loaded.valid.get(file) as Dag;
+          if (trace && options.trace !== undefined && !trace.dags.has(dag.id)) {
+            io.err(`warning: ${displayPath(options.trace, io.cwd)} has no events of ${dag.id}`);
+          }
           const text = toMermaid(dag, {
             theme,
             direction,
@@ -145,9 +166,8 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
             renderer ??= await createRenderer({ chromium: options.chromium, theme });
             data = await renderer.render(text, format, { theme });
           }
-          await mkdir(dirname(output), { recursive: true });
-          await writeFile(output, data);
-          io.out(`wrote ${relative(io.cwd, output) || output}`);
+          await writeOutput(output, data, io.cwd);
+          io.out(`wrote ${displayPath(output, io.cwd)}`);
         }
       } finally {
         await renderer?.close();

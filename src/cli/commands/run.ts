@@ -1,17 +1,20 @@
-import { createWriteStream, existsSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, relative, resolve } from 'node:path';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
-import { SwitchyardError } from '../../errors.ts';
+import { isSwitchyardError, SwitchyardError } from '../../errors.ts';
 import { loadPolicyFile } from '../../policy/load.ts';
 import type { RuntimePolicy } from '../../policy/types.ts';
 import { createVirtualClock } from '../../policy/virtual-clock.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
+import type { RunEvent } from '../../runtime/events.ts';
 import type { RunResult } from '../../runtime/run.ts';
 import { formatDuration, plural } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
 import { loadNodeModule } from '../node-modules.ts';
+import { displayPath, openOutput, writeError } from '../output.ts';
 import type { SetExit } from './index.ts';
 
 interface RunCommandOptions {
@@ -24,7 +27,10 @@ interface RunCommandOptions {
   readonly virtualTime?: boolean;
 }
 
-/** Parses `--input`: JSON text, or `@file.json`; an object is one item, an array of objects is several. */
+/**
+ * Parses `--input`: JSON text, or `@file.json`; an object is one item, a non-empty array of objects is
+ * several. Without `--input` (`text` undefined) the run has one empty item.
+ */
 export async function readInput(text: string | undefined, cwd: string): Promise<Record<string, unknown>[]> {
   if (text === undefined) return [{}];
   let source = text;
@@ -49,6 +55,12 @@ export async function readInput(text: string | undefined, cwd: string): Promise<
   }
   const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (isObject(value)) return [value as Record<string, unknown>];
+  if (Array.isArray(value) && value.length === 0) {
+    throw new SwitchyardError(
+      'E_INPUT',
+      `${where} has no items: give an object (one item) or a non-empty array of objects`,
+    );
+  }
   if (Array.isArray(value) && value.every(isObject)) return value as Record<string, unknown>[];
   throw new SwitchyardError(
     'E_INPUT',
@@ -56,15 +68,55 @@ export async function readInput(text: string | undefined, cwd: string): Promise<
   );
 }
 
+/** Loads a policy file, its messages naming the path as the user would see it. */
+async function loadPolicyAt(path: string, cwd: string): Promise<RuntimePolicy> {
+  try {
+    return await loadPolicyFile(path);
+  } catch (error) {
+    if (!isSwitchyardError(error)) throw error;
+    const shown = displayPath(path, cwd);
+    const message = error.message.replaceAll(path, shown);
+    throw new SwitchyardError(error.code, message, { cause: error, problems: error.problems });
+  }
+}
+
 async function policyFor(
   dagFile: string,
   option: string | undefined,
   cwd: string,
 ): Promise<{ policy: RuntimePolicy | undefined; from: string | undefined }> {
-  if (option !== undefined) return { policy: await loadPolicyFile(resolve(cwd, option)), from: option };
+  if (option !== undefined) {
+    const path = resolve(cwd, option);
+    return { policy: await loadPolicyAt(path, cwd), from: displayPath(path, cwd) };
+  }
   const beside = join(dirname(dagFile), `${basename(dagFile, extname(dagFile))}.policy.json`);
   if (!existsSync(beside)) return { policy: undefined, from: undefined };
-  return { policy: await loadPolicyFile(beside), from: relative(cwd, beside) || beside };
+  return { policy: await loadPolicyAt(beside, cwd), from: displayPath(beside, cwd) };
+}
+
+/** The `--events` file: one JSON line per event; `close` flushes it and reports a failed write as `E_WRITE`. */
+async function openEvents(
+  path: string,
+  cwd: string,
+): Promise<{ write: (event: RunEvent) => void; close: () => Promise<void> }> {
+  const stream = (await openOutput(path, cwd)).createWriteStream();
+  let failure: unknown;
+  stream.on('error', (error) => {
+    failure ??= error;
+  });
+  return {
+    write: (event) => {
+      if (failure === undefined) stream.write(`${JSON.stringify(event)}\n`);
+    },
+    close: async () => {
+      if (failure === undefined) {
+        await finished(stream.end()).catch((error: unknown) => {
+          failure ??= error;
+        });
+      } else stream.destroy();
+      if (failure !== undefined) throw writeError(resolve(cwd, path), failure, cwd);
+    },
+  };
 }
 
 function parseDeadline(text: string | undefined): number | undefined {
@@ -110,6 +162,10 @@ export function formatSummary(
  * The node module exports `nodes` (or a default export): an array of `defineNode(...)` results. Without
  * `--policy`, `<dag-stem>.policy.json` beside the document is used when it exists. Exit 0 when the run
  * completed, 1 when any item failed or was aborted, or the document or input is wrong.
+ *
+ * `--virtual-time` is for nodes that do no real I/O: the virtual clock jumps ahead whenever the event loop
+ * would otherwise sit idle, so a node awaiting a socket, a file or a timer of its own sees its deadline
+ * (and the run's) fire at once.
  * @example
  * switchyard run dags/compose-validate.jsonld --nodes nodes/demo.ts --input '{"topic":"whales"}' --events run.jsonl
  */
@@ -121,8 +177,7 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
     .requiredOption('--nodes <module>', 'a .ts or .js module exporting `nodes`: an array of node definitions')
     .option(
       '--input <json>',
-      'the input: JSON (an object, or an array of objects for several items) or @file.json',
-      '{}',
+      'the input: JSON (an object, or an array of objects for several items) or @file.json (default: {})',
     )
     .option(
       '--policy <file>',
@@ -130,12 +185,15 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
     )
     .option('--events <file>', 'write every event as one JSON line')
     .option('--deadline <ms>', 'the run deadline in milliseconds')
-    .option('--virtual-time', 'run on a virtual clock: back-offs and deadlines take no real time')
+    .option(
+      '--virtual-time',
+      'for nodes that do no real I/O: run on a virtual clock, so back-offs and deadlines take no real time ' +
+        '(a node awaiting real I/O sees its deadline fire at once)',
+    )
     .option('--json', 'print the result as JSON')
     .action(async (dagPath: string, options: RunCommandOptions) => {
-      const file = resolve(io.cwd, dagPath);
       const nodes = await loadNodeModule(options.nodes, io.cwd);
-      const { dag, library } = await loadValidDag(file, io.cwd, nodes);
+      const { file, dag, library } = await loadValidDag(dagPath, io.cwd, nodes);
       const items = await readInput(options.input, io.cwd);
       const deadlineMs = parseDeadline(options.deadline);
       const { policy, from } = await policyFor(file, options.policy, io.cwd);
@@ -145,8 +203,8 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
         ...(policy === undefined ? {} : { policy }),
         ...(options.virtualTime ? { clock: createVirtualClock({ auto: true }) } : {}),
       });
-      const out =
-        options.events === undefined ? undefined : createWriteStream(resolve(io.cwd, options.events));
+      // Opened only once everything else checked out, so a wrong document or input leaves no empty file.
+      const events = options.events === undefined ? undefined : await openEvents(options.events, io.cwd);
       // Ctrl-C aborts the run instead of killing the process: post phases still run and the summary says
       // where each item stopped.
       const interrupt = new AbortController();
@@ -161,16 +219,13 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
             items,
             signal: interrupt.signal,
             ...(deadlineMs === undefined ? {} : { deadlineMs }),
-            ...(out === undefined ? {} : { onEvent: (event) => out.write(`${JSON.stringify(event)}\n`) }),
+            ...(events === undefined ? {} : { onEvent: events.write }),
           },
         );
       } finally {
         process.off('SIGINT', onSigint);
+        await events?.close();
       }
-      if (out !== undefined)
-        await new Promise<void>((done, fail) =>
-          out.end((error?: Error | null) => (error ? fail(error) : done())),
-        );
       if (options.json) {
         const { items: ended, failures, aborted, ...rest } = result;
         io.out(
