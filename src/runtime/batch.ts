@@ -1,6 +1,6 @@
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
-import { BatchExecutionContext, ExecutionContext, settleNode } from './execute.ts';
+import { BatchExecutionContext, ExecutionContext, scopeOf, settleNode } from './execute.ts';
 import type { ItemState } from './item-state.ts';
 import type { NodeDefinition, NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
@@ -52,20 +52,13 @@ export class Batcher {
   private async runBatch(entries: readonly Waiting[]): Promise<void> {
     const { run, prep, at, node } = this;
     run.executions += entries.length;
-    const deadlineMs = prep.timings[at.index]?.deadlineMs;
-    let execution: AbortController | undefined;
-    let signal = run.signal;
-    if (deadlineMs !== undefined) {
-      execution = new AbortController();
-      signal = AbortSignal.any([run.signal, execution.signal]);
-    }
+    const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
     const dagId = prep.compiled.dag.id;
     const services = run.env.services;
-    const source = { signal };
     const contexts = entries.map(
-      (e) => new ExecutionContext(source, services, at.key, dagId, e.visit, e.state, run.clock),
+      (e) => new ExecutionContext(scope, services, at.key, dagId, e.visit, e.state, run.clock),
     );
-    const ctx = new BatchExecutionContext(signal, services, at.key, dagId, contexts, run.clock);
+    const ctx = new BatchExecutionContext(scope, services, at.key, dagId, contexts, run.clock);
     try {
       const batch = node.batch as NonNullable<NodeDefinition['batch']>;
       const pending = Promise.resolve().then(() =>
@@ -74,14 +67,7 @@ export class Batcher {
           ctx,
         ),
       );
-      const results: readonly NodeResult[] = await settleNode(
-        pending,
-        run.signal,
-        run.clock,
-        at.key,
-        deadlineMs,
-        execution,
-      );
+      const results: readonly NodeResult[] = await settleNode(pending, run.signal, run.clock, at.key, scope);
       if (!Array.isArray(results) || results.length !== entries.length) {
         throw new SwitchyardError(
           'E_NODE_ERROR',

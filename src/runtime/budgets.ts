@@ -7,7 +7,7 @@ export function spent(state: ItemState, budget: string): number {
 
 /** Spends one unit of `budget` and returns the new spent count. The caller checks the bound first. */
 export function spend(state: ItemState, budget: string): number {
-  const count = (state.budgets[budget] ?? 0) + 1;
+  const count = spent(state, budget) + 1;
   state.budgets[budget] = count;
   return count;
 }

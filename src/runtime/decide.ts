@@ -3,6 +3,7 @@ import type { CompiledPlacement, CompiledRoute } from '../graph/compile.ts';
 import { backoffDelay } from '../policy/backoff.ts';
 import { effectiveRetryAfter, parseRetryAfter } from '../policy/retry-after.ts';
 import type { Random, TimingPolicy } from '../policy/types.ts';
+import { spent } from './budgets.ts';
 import { type ClassifiedError, engineError } from './error-summary.ts';
 import type { ItemState } from './item-state.ts';
 
@@ -66,6 +67,7 @@ export function outputForError(at: CompiledPlacement, error: ClassifiedError): s
  * outcome, the placement's timing and the clock's reading (randomness only through `random`, for jitter).
  *
  * - an output with a `next`/`salvage` route → go;
+ * - an output with a `retry` route that spends no budget → fail with `E_RETRY_WITHOUT_BUDGET`;
  * - an output with a `retry` route → wait (Retry-After hint if honoured, else back-off) then go, unless the
  *   budget is spent (exhausted, `spent`) or the wait would pass `runDeadlineAt` (exhausted, `deadline`);
  * - a thrown error → its `retry` route when retryable, else its `error` route, else fail;
@@ -105,14 +107,16 @@ export function decide(
     const message = `placement '${at.key}' took output '${output}', which has no route; add a route for '${output}' to the document or return another output`;
     return { type: 'fail', output, error: engineError('E_UNROUTED_OUTPUT', message) };
   }
-  if (route.kind !== 'retry' || route.budget < 0) {
-    return { type: 'go', output, route, target: route.target, reason };
+  if (route.kind !== 'retry') return { type: 'go', output, route, target: route.target, reason };
+  if (route.budget < 0) {
+    const message = `retry route '${at.key}' → '${route.target.key}' spends no budget, so it could loop forever; add "budget" to the route`;
+    return { type: 'fail', output, error: engineError('E_RETRY_WITHOUT_BUDGET', message) };
   }
 
   const declared = budgets[route.budget];
   const budget = declared?.name ?? String(route.route.budget);
   const max = declared?.max ?? 0;
-  const count = state.budgets[budget] ?? 0;
+  const count = spent(state, budget);
   if (count >= max) return exhausted(output, route, budget, 'spent', reason);
 
   const attempt = count + 1;

@@ -8,13 +8,14 @@ import { defaultPolicy } from '../policy/defaults.ts';
 import { seededRandom } from '../policy/random.ts';
 import { resolvePolicy } from '../policy/resolve.ts';
 import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.ts';
+import { admit } from './admit.ts';
 import { EventStream } from './event-stream.ts';
 import type { RunEvent } from './events.ts';
 import { executeRun } from './execute-run.ts';
 import { createItemState, type ItemState, restoreItemState } from './item-state.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from './node.ts';
-import { compiledOf, missingParts, type Prepared, prepare } from './prepare.ts';
-import { Run } from './run.ts';
+import { compiledOf, type Prepared, prepare } from './prepare.ts';
+import { Run, type RunResult } from './run.ts';
 import type { RunEnvironment } from './runner.ts';
 
 /** Options of {@link createDispatcher}; everything but `nodes` has a default. */
@@ -50,14 +51,18 @@ export interface RunOptions {
   readonly entrypoint?: string;
   /** Default a random UUID. */
   readonly runId?: string;
-  /** Called with every event, synchronously, in order. */
+  /**
+   * Called with every event, synchronously, in order. An error it throws does not stop the run: it is
+   * reported in {@link RunResult.listenerErrors}.
+   */
   readonly onEvent?: (event: RunEvent) => void;
 }
 
 /** Runs DAG documents with one set of nodes, services, policy, clock and random source. */
 export interface Dispatcher {
   /**
-   * Starts a run over `input` (or `options.items`). The returned {@link Run} is awaitable (the result) and
+   * Starts a run over `input` (or `options.items`). The first run of a DAG checks it (and the documents it
+   * embeds) like `analyse` does and rejects with the first problem's code, e.g. `E_UNBOUNDED_LOOP`. The returned {@link Run} is awaitable (the result) and
    * async-iterable (the events); the run starts on the next microtask, so iterate it right away.
    */
   run(dag: Dag | CompiledDag, input?: Record<string, unknown>, options?: RunOptions): Run;
@@ -114,19 +119,7 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
 
   const check = (compiled: CompiledDag): void => {
     if (checked.has(compiled)) return;
-    const missing = missingParts(compiled, registry, library);
-    if (missing.nodes.length > 0) {
-      throw new SwitchyardError(
-        'E_NODE_NOT_REGISTERED',
-        `DAG '${compiled.dag.id}' needs nodes that are not registered: ${missing.nodes.join(', ')}; pass them in createDispatcher({ nodes })`,
-      );
-    }
-    if (missing.dags.length > 0) {
-      throw new SwitchyardError(
-        'E_UNKNOWN_DAG',
-        `DAG '${compiled.dag.id}' embeds documents missing from the library: ${missing.dags.join(', ')}; pass them in createDispatcher({ library })`,
-      );
-    }
+    admit(compiled, registry, library);
     checked.add(compiled);
   };
 

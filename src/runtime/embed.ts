@@ -1,19 +1,15 @@
 import type { EmbedPlacement } from '../document/model.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import { copyJson } from './copy.ts';
 import type { Outcome } from './decide.ts';
 import { engineError } from './error-summary.ts';
 import { createItemState, type ItemState } from './item-state.ts';
 import { getPointer, setPointer } from './pointer.ts';
 import type { RunContext } from './runner.ts';
 
-/** A deep copy of plain JSON, so parent and child never share mutable data. */
-function copyJson(value: unknown): unknown {
-  return value === undefined ? undefined : structuredClone(value);
-}
-
 /**
  * Runs an embed placement: the child DAG gets data built from the `input` mappings (parent pointer → child
- * pointer, copied), a fresh state (budgets, journal) as item `<parent id>/<placement key>`, and runs from its
+ * pointer, copied; absent values are skipped), a fresh state (budgets, journal) as item `<parent id>/<placement key>`, and runs from its
  * first entrypoint. At its terminal the `result` mappings copy child values back (child pointer → parent
  * pointer; absent values are skipped), and the terminal's outcome (`completed` / `failed`) is the output.
  * A child that fails with an error gives that error as the embed's outcome (its `retry` / `error` route).
@@ -33,7 +29,8 @@ export async function runEmbed(run: RunContext, at: CompiledPlacement, state: It
   }
   let data: Record<string, unknown> = {};
   for (const mapping of placement.input) {
-    data = setPointer(data, mapping.to, copyJson(getPointer(state.data, mapping.from)));
+    const value = getPointer(state.data, mapping.from);
+    if (value !== undefined) data = setPointer(data, mapping.to, copyJson(value));
   }
   const childState = createItemState(`${state.id}/${at.key}`, data);
   const ending = await run.drive(child, childState, entry);

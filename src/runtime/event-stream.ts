@@ -17,6 +17,8 @@ interface Reader {
 export class EventStream {
   /** True once a listener or an iterator is attached. */
   active = false;
+  /** Set when a listener threw: how many calls threw, and the first error. */
+  listenerErrors: { count: number; readonly first: unknown } | undefined;
   private seq = 0;
   private readonly listeners: Array<(event: RunEvent) => void> = [];
   private readonly readers: Reader[] = [];
@@ -28,7 +30,10 @@ export class EventStream {
     private readonly now: () => number,
   ) {}
 
-  /** Calls `listener` with every later event, synchronously, in order. */
+  /**
+   * Calls `listener` with every later event, synchronously, in order. An error it throws is caught and
+   * counted in {@link EventStream.listenerErrors}; later events still reach it.
+   */
   listen(listener: (event: RunEvent) => void): void {
     this.listeners.push(listener);
     this.active = true;
@@ -43,7 +48,15 @@ export class EventStream {
     stamped.time = time;
     stamped.runId = this.runId;
     const event = stamped as unknown as RunEvent;
-    for (const listener of this.listeners) listener(event);
+    for (const listener of this.listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        // A listener must not break the run it watches: the run goes on and its result reports the error.
+        if (this.listenerErrors === undefined) this.listenerErrors = { count: 1, first: error };
+        else this.listenerErrors.count++;
+      }
+    }
     for (const reader of this.readers) {
       reader.queue.push(event);
       const wake = reader.wake;

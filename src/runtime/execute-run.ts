@@ -3,7 +3,7 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
 import { createItemState, type ItemState } from './item-state.ts';
-import { runPhases } from './phases.ts';
+import { POST_PHASE_DEADLINE_MS, runPhases } from './phases.ts';
 import type { Prepared } from './prepare.ts';
 import type { ItemAborted, ItemFailure, ItemResult, PhaseError, RunResult } from './run.ts';
 import { type Ending, RunContext, type RunEnvironment } from './runner.ts';
@@ -16,7 +16,7 @@ export interface RunLimits {
 
 /**
  * Carries out one run: pre phases, every item from the entrypoint (independently, no barrier), post phases
- * (always), then the result. Every input item ends in exactly one of `items`, `failures`, `aborted`.
+ * (always, each bounded by its deadline or {@link POST_PHASE_DEADLINE_MS}), then the result. Every input item ends in exactly one of `items`, `failures`, `aborted`.
  */
 export async function executeRun(
   env: RunEnvironment,
@@ -80,7 +80,7 @@ async function carryOut(
 
   let endings: Ending[];
   const phaseErrors: PhaseError[] = [];
-  const preError = await runPhases(run, prep, prep.compiled.pre, runItem, run.signal);
+  const preError = await runPhases(run, prep, prep.compiled.pre, runItem, run);
   if (preError !== undefined) {
     phaseErrors.push(preError);
     const error: ClassifiedError = {
@@ -108,7 +108,14 @@ async function carryOut(
   const postError =
     prep.compiled.post.length === 0
       ? undefined
-      : await runPhases(run, prep, prep.compiled.post, runItem, new AbortController().signal);
+      : await runPhases(
+          run,
+          prep,
+          prep.compiled.post,
+          runItem,
+          { signal: new AbortController().signal },
+          POST_PHASE_DEADLINE_MS,
+        );
   if (postError !== undefined) phaseErrors.push(postError);
 
   const status = statusOf();
@@ -121,6 +128,7 @@ async function carryOut(
     failed: states.length - result.completed,
     durationMs,
   });
+  const listenerErrors = run.events?.listenerErrors;
   return {
     runId,
     dag: dagId,
@@ -138,6 +146,7 @@ async function carryOut(
       durationMs,
       byTerminal: result.byTerminal,
     },
+    ...(listenerErrors === undefined ? {} : { listenerErrors: { ...listenerErrors } }),
   };
 }
 

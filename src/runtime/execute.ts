@@ -1,5 +1,6 @@
 import { SwitchyardError } from '../errors.ts';
 import type { Clock } from '../policy/types.ts';
+import { spent } from './budgets.ts';
 import type { ItemState } from './item-state.ts';
 import { journalStep } from './journal.ts';
 import type { BatchContext, NodeContext, NodeResult } from './node.ts';
@@ -32,12 +33,56 @@ export function normaliseResult(result: NodeResult | undefined, placement: strin
   );
 }
 
+/** Where an execution reads its abort signal: the run, a phase's own signal holder, or a {@link DeadlineScope}. */
+export interface SignalSource {
+  readonly signal: AbortSignal;
+}
+
+/**
+ * The abort scope of one execution whose placement has a deadline: its signal aborts with the base signal,
+ * or when the deadline fires ({@link DeadlineScope.expire}). The controller and the combined signal are
+ * made only when a node reads the signal.
+ */
+export class DeadlineScope implements SignalSource {
+  private combined: AbortSignal | undefined;
+  private controller: AbortController | undefined;
+  private expiredWith: { readonly error: unknown } | undefined;
+
+  constructor(
+    private readonly base: SignalSource,
+    readonly deadlineMs: number,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.combined === undefined) {
+      this.controller = new AbortController();
+      if (this.expiredWith !== undefined) this.controller.abort(this.expiredWith.error);
+      this.combined = AbortSignal.any([this.base.signal, this.controller.signal]);
+    }
+    return this.combined;
+  }
+
+  /** Marks the deadline as passed: aborts the signal if a node holds it, or makes it born aborted. */
+  expire(error: unknown): void {
+    if (this.expiredWith !== undefined) return;
+    this.expiredWith = { error };
+    this.controller?.abort(error);
+  }
+}
+
+/**
+ * The signal source of one execution: `base` itself when the placement has no deadline (nothing is
+ * allocated), else a new {@link DeadlineScope} over it.
+ */
+export function scopeOf(base: SignalSource, deadlineMs: number | undefined): SignalSource {
+  return deadlineMs === undefined ? base : new DeadlineScope(base, deadlineMs);
+}
+
 /** The context of one execution for one item. One object per execution, methods on the prototype. */
 export class ExecutionContext<S = unknown> implements NodeContext<S> {
   constructor(
-    // The run itself, or the execution's own signal holder when it has a deadline: read only when a node
-    // asks, so that nodes that never look at it cost no AbortController.
-    private readonly signalSource: { readonly signal: AbortSignal },
+    // Read only when a node asks: the run's signal and a deadline's controller are made on first read.
+    private readonly signalSource: SignalSource,
     readonly services: S,
     readonly placement: string,
     readonly dag: string,
@@ -55,7 +100,7 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
   }
 
   attempts(budget: string): number {
-    return this.state.budgets[budget] ?? 0;
+    return spent(this.state, budget);
   }
 
   step<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
@@ -66,13 +111,17 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
 /** The context of one batch execution. */
 export class BatchExecutionContext<S = unknown> implements BatchContext<S> {
   constructor(
-    readonly signal: AbortSignal,
+    private readonly signalSource: SignalSource,
     readonly services: S,
     readonly placement: string,
     readonly dag: string,
     readonly contexts: readonly NodeContext<S>[],
     private readonly clock: Clock,
   ) {}
+
+  get signal(): AbortSignal {
+    return this.signalSource.signal;
+  }
 
   now(): number {
     return this.clock.now();
@@ -89,15 +138,15 @@ export function deadlineError(placement: string, deadlineMs: number): Switchyard
 
 /**
  * Settles with the node's promise, unless `runSignal` aborts first (rejects with its reason) or the deadline
- * fires first (aborts `execution` so the node can stop, and rejects with `E_DEADLINE`).
+ * of `scope` (a {@link DeadlineScope}) fires first (expires the scope so the node can stop, and rejects with
+ * `E_DEADLINE`).
  */
 export function settleNode<T>(
   pending: PromiseLike<T>,
   runSignal: AbortSignal,
   clock: Clock,
   placement: string,
-  deadlineMs: number | undefined,
-  execution: AbortController | undefined,
+  scope: SignalSource,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let timer: AbortController | undefined;
@@ -111,14 +160,15 @@ export function settleNode<T>(
     };
     if (runSignal.aborted) return onAbort();
     runSignal.addEventListener('abort', onAbort, { once: true });
-    if (deadlineMs !== undefined) {
+    if (scope instanceof DeadlineScope) {
+      const deadlineMs = scope.deadlineMs;
       timer = new AbortController();
       clock.sleep(deadlineMs, timer.signal).then(
         () => {
           runSignal.removeEventListener('abort', onAbort);
           const error = deadlineError(placement, deadlineMs);
           reject(error);
-          execution?.abort(error);
+          scope.expire(error);
         },
         () => undefined,
       );

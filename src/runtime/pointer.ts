@@ -1,4 +1,5 @@
 /** RFC 6901 JSON pointers over item data: read a value, or write one creating objects on the way. */
+import { SwitchyardError } from '../errors.ts';
 
 function tokens(pointer: string): string[] {
   if (pointer === '') return [];
@@ -18,9 +19,13 @@ export function getPointer(root: unknown, pointer: string): unknown {
   return at;
 }
 
+/** Tokens that would reach an object's prototype instead of its own data. */
+const FORBIDDEN_TOKENS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
 /**
- * Writes `value` at `pointer` in `root`, creating missing objects on the way; returns the new root (which is
- * `value` itself when the pointer is `''` and `value` is an object, else `root`).
+ * Writes `value` at `pointer` in `root`, creating missing objects on the way; returns the new root (`value`
+ * itself when the pointer is `''`, else `root`). Throws `E_INPUT` when the pointer is `''` and `value` is not
+ * an object (item data is always an object), and when a token is `__proto__`, `constructor` or `prototype`.
  */
 export function setPointer(
   root: Record<string, unknown>,
@@ -29,9 +34,22 @@ export function setPointer(
 ): Record<string, unknown> {
   const path = tokens(pointer);
   if (path.length === 0) {
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : root;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      return value as Record<string, unknown>;
+    }
+    const found = Array.isArray(value) ? 'an array' : value === null ? 'null' : typeof value;
+    throw new SwitchyardError(
+      'E_INPUT',
+      `cannot write ${found} at pointer '' (the whole item data), which must be an object; write it under a key such as '/result'`,
+    );
+  }
+  for (const token of path) {
+    if (FORBIDDEN_TOKENS.has(token)) {
+      throw new SwitchyardError(
+        'E_INPUT',
+        `pointer '${pointer}' names '${token}', which would change an object prototype; use another key`,
+      );
+    }
   }
   let at: Record<string, unknown> = root;
   for (let i = 0; i < path.length - 1; i++) {

@@ -67,6 +67,17 @@ export interface RunResult {
   readonly aborted: readonly ItemAborted[];
   readonly phaseErrors: readonly PhaseError[];
   readonly stats: RunStats;
+  /**
+   * Present when an `onEvent` listener threw: the run carried on (a listener cannot break the run it
+   * watches; it still got every later event), and this says how many calls threw and the first error.
+   */
+  readonly listenerErrors?: ListenerErrors;
+}
+
+/** Errors thrown by `onEvent` listeners during a run. */
+export interface ListenerErrors {
+  readonly count: number;
+  readonly first: unknown;
 }
 
 /**

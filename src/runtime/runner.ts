@@ -1,10 +1,12 @@
 import type { Dag, DagLibrary } from '../document/model.ts';
+import { isSwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
 import { decide, type Outcome } from './decide.ts';
 import { runEmbed } from './embed.ts';
-import { type ClassifiedError, summarise } from './error-summary.ts';
+import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
+import type { ErrorSummary } from './events.ts';
 import { isThenable } from './execute.ts';
 import { follow } from './follow.ts';
 import type { ChildResult } from './gather.ts';
@@ -105,16 +107,37 @@ export class RunContext {
     return semaphore ?? undefined;
   }
 
-  /** Emits `placement.start` and returns its time, which the matching `placement.end` measures from. */
-  private announce(ev: EventStream, state: ItemState, dag: string, placement: string, visit: number): number {
+  /** Emits `placement.start` on `ev` (the caller checks `events` first) and returns its time, for {@link placementEnd}. */
+  placementStart(ev: EventStream, item: string, dag: string, placement: string, visit: number): number {
     const now = this.clock.now();
-    ev.emit({ type: 'placement.start', item: state.id, dag, placement, visit }, now);
+    ev.emit({ type: 'placement.start', item, dag, placement, visit }, now);
     return now;
   }
 
+  /** Emits `placement.end` on `ev`, measuring from `started` (what {@link placementStart} returned) to `now`. */
+  placementEnd(
+    ev: EventStream,
+    item: string,
+    dag: string,
+    placement: string,
+    output: string,
+    started: number,
+    error: ErrorSummary | undefined,
+    now: number = this.clock.now(),
+  ): void {
+    const durationMs = now - started;
+    ev.emit(
+      error === undefined
+        ? { type: 'placement.end', item, dag, placement, output, durationMs }
+        : { type: 'placement.end', item, dag, placement, output, durationMs, error },
+      now,
+    );
+  }
+
   /**
-   * Moves one item from `start` until it ends. Never rejects for an item's own failure: failures, aborts and
-   * the run deadline all come back as an {@link Ending}.
+   * Moves one item from `start` until it ends. Never rejects: failures, aborts, the run deadline and errors
+   * of the engine itself (`E_ENGINE`, or the code of a thrown SwitchyardError) all come back as an
+   * {@link Ending}.
    */
   async drive(prep: Prepared, state: ItemState, start: CompiledPlacement): Promise<Ending> {
     const compiled = prep.compiled;
@@ -152,7 +175,7 @@ export class RunContext {
           waiting = 'node';
           try {
             const visit = countVisit(state, at.key);
-            if (ev) started = this.announce(ev, state, dagId, at.key, visit);
+            if (ev) started = this.placementStart(ev, state.id, dagId, at.key, visit);
             const pending = runTask(this, prep, at, state, visit);
             outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
           } finally {
@@ -161,7 +184,7 @@ export class RunContext {
         } else {
           waiting = 'node';
           const visit = countVisit(state, at.key);
-          if (ev) started = this.announce(ev, state, dagId, at.key, visit);
+          if (ev) started = this.placementStart(ev, state.id, dagId, at.key, visit);
           if (placement.kind === 'scatter') {
             const children = await runScatter(this, prep, at, state);
             if ('error' in children) outcome = children;
@@ -177,7 +200,8 @@ export class RunContext {
           } else if (placement.kind === 'embed') {
             outcome = await runEmbed(this, at, state);
           } else {
-            // Phases are not on item paths (analysis rejects routes to them); an item sent to one takes `done`.
+            // Phases are not on item paths: the dispatcher refuses documents that route to them
+            // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.
             outcome = { output: 'done' };
           }
         }
@@ -199,18 +223,7 @@ export class RunContext {
         );
         if (ev) {
           const error = 'error' in outcome ? summarise(outcome.error) : undefined;
-          ev.emit(
-            {
-              type: 'placement.end',
-              item: state.id,
-              dag: dagId,
-              placement: at.key,
-              output: decision.output,
-              durationMs: now - started,
-              ...(error === undefined ? {} : { error }),
-            },
-            now,
-          );
+          this.placementEnd(ev, state.id, dagId, at.key, decision.output, started, error, now);
         }
         if (decision.type === 'fail') return this.failed(dagId, state, at.key, decision.error);
         if (decision.type === 'wait') {
@@ -227,7 +240,7 @@ export class RunContext {
       }
     } catch (error) {
       if (this.stopReason !== undefined) return stopped(at.key, waiting);
-      throw error;
+      return this.failed(dagId, state, at.key, engineFailure(error, at.key));
     }
   }
 
@@ -255,6 +268,14 @@ function previousDelayOf(
   const output = 'output' in outcome ? outcome.output : 'retry';
   const budget = at.routes.get(output)?.route.budget;
   return budget === undefined ? undefined : delays[budget];
+}
+
+/** An error the engine threw while moving an item (not a node's error), as the item's failure. */
+function engineFailure(error: unknown, placement: string): ClassifiedError {
+  if (isSwitchyardError(error)) return engineError(error.code, error.message);
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = `the engine failed at placement '${placement}': ${reason}; report this with the DAG and input that caused it`;
+  return engineError('E_ENGINE', message);
 }
 
 /** An item stopped by an abort or the run deadline, where it was and what it waited for. */

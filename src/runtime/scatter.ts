@@ -1,5 +1,6 @@
 import type { ScatterPlacement } from '../document/model.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import { copyJson } from './copy.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
 import type { ErrorSummary } from './events.ts';
 import { isThenable } from './execute.ts';
@@ -15,7 +16,8 @@ export const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'erro
 
 /**
  * Fans the array at the scatter's `items` pointer out into child items and runs them, at most the
- * placement's `concurrency` at a time. Child `i` of item `1` is item `1.i`, with data `{ item, index }`.
+ * placement's `concurrency` at a time. Child `i` of item `1` is item `1.i`, with data `{ item, index }`, where
+ * `item` is a deep copy of the list element (a child's changes never reach the parent's list).
  *
  * - Node body: the node runs once for the child (no routes inside the body; the placement's deadline
  *   applies to each execution); an output in
@@ -76,8 +78,11 @@ class ScatterJob {
   async work(): Promise<void> {
     const n = this.list.length;
     while (this.next < n) {
+      // Once the run is stopped no worker starts another child.
+      if (this.run.stopReason !== undefined) throw this.run.signal.reason;
       const index = this.next++;
-      const child = createItemState(`${this.parent.id}.${index}`, { item: this.list[index], index });
+      const item = copyJson(this.list[index]);
+      const child = createItemState(`${this.parent.id}.${index}`, { item, index });
       if (this.body === undefined) {
         const pending = bodyOutcome(this.run, this.prep, this.at, child);
         this.fromOutcome(index, child, isThenable<TaskOutcome>(pending) ? await pending : pending);
@@ -143,22 +148,12 @@ function bodyOutcome(
   const ev = run.events;
   const dagId = prep.compiled.dag.id;
   const visit = countVisit(child, at.key);
-  const started = ev ? run.clock.now() : 0;
-  if (ev) ev.emit({ type: 'placement.start', item: child.id, dag: dagId, placement: at.key, visit });
+  const started = ev ? run.placementStart(ev, child.id, dagId, at.key, visit) : 0;
   const end = (outcome: TaskOutcome): TaskOutcome => {
     if (ev) {
-      const error = 'error' in outcome ? { error: summarise(outcome.error) } : {};
+      const error = 'error' in outcome ? summarise(outcome.error) : undefined;
       const output = 'error' in outcome ? 'error' : outcome.output;
-      const durationMs = run.clock.now() - started;
-      ev.emit({
-        type: 'placement.end',
-        item: child.id,
-        dag: dagId,
-        placement: at.key,
-        output,
-        durationMs,
-        ...error,
-      });
+      run.placementEnd(ev, child.id, dagId, at.key, output, started, error);
     }
     return outcome;
   };

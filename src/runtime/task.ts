@@ -2,7 +2,14 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { classifyError } from '../policy/classify.ts';
 import { batcherOf } from './batch.ts';
 import { type ClassifiedError, engineError, withEngineCode } from './error-summary.ts';
-import { ExecutionContext, isThenable, type NormalResult, normaliseResult, settleNode } from './execute.ts';
+import {
+  ExecutionContext,
+  isThenable,
+  type NormalResult,
+  normaliseResult,
+  scopeOf,
+  settleNode,
+} from './execute.ts';
 import type { ItemState } from './item-state.ts';
 import type { NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
@@ -32,7 +39,7 @@ export function toOutcome(run: RunContext, result: NodeResult | undefined, place
 /**
  * Runs the node of placement `at` for one item: synchronously when the node answers synchronously, else
  * racing its promise against the placement deadline and the run signal. Batch nodes go through the
- * placement's batcher.
+ * placement's batcher. Throws the run signal's reason instead of calling the node once the run is stopped.
  */
 export function runTask(
   run: RunContext,
@@ -52,16 +59,12 @@ export function runTask(
     };
   }
   if (node.batch !== undefined) return batcherOf(run, prep, at, node).submit(state, visit);
+  // An aborted run calls no more nodes, whatever path reached this execution.
+  if (run.stopReason !== undefined) throw run.signal.reason;
   run.executions++;
-  const deadlineMs = prep.timings[at.index]?.deadlineMs;
-  let execution: AbortController | undefined;
-  let signalSource: { readonly signal: AbortSignal } = run;
-  if (deadlineMs !== undefined) {
-    execution = new AbortController();
-    signalSource = { signal: AbortSignal.any([run.signal, execution.signal]) };
-  }
+  const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
   const dagId = prep.compiled.dag.id;
-  const ctx = new ExecutionContext(signalSource, run.env.services, at.key, dagId, visit, state, run.clock);
+  const ctx = new ExecutionContext(scope, run.env.services, at.key, dagId, visit, state, run.clock);
   let result: ReturnType<NonNullable<typeof node.run>>;
   try {
     result = (node.run as NonNullable<typeof node.run>)(state, ctx);
@@ -69,7 +72,7 @@ export function runTask(
     return classifyThrown(run, error);
   }
   if (!isThenable<NodeResult>(result)) return toOutcome(run, result, at.key);
-  return settleNode(result, run.signal, run.clock, at.key, deadlineMs, execution).then(
+  return settleNode(result, run.signal, run.clock, at.key, scope).then(
     (value) => toOutcome(run, value, at.key),
     (error: unknown) => classifyThrown(run, error),
   );

@@ -45,7 +45,7 @@ describe('batch nodes', () => {
   it('a thrown batch error applies to each item of the batch', async () => {
     const embed = defineNode({
       id: 'urn:test:embed',
-      outputs: ['ok'],
+      outputs: ['ok', 'again'],
       batch: async () => {
         throw Object.assign(new Error('bad request'), { status: 400 });
       },
@@ -59,7 +59,7 @@ describe('batch nodes', () => {
   });
 
   it('a batch returning the wrong number of results fails each item with E_NODE_ERROR, routed', async () => {
-    const embed = defineNode({ id: 'urn:test:embed', outputs: ['ok'], batch: async () => ['ok'] });
+    const embed = defineNode({ id: 'urn:test:embed', outputs: ['ok', 'again'], batch: async () => ['ok'] });
     const result = await createDispatcher({ nodes: [embed], clock: virtualClock() }).run(
       chain,
       {},
