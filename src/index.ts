@@ -59,6 +59,9 @@ export type {
   TimingPolicy,
 } from './policy/types.ts';
 export { createVirtualClock, type VirtualClock } from './policy/virtual-clock.ts';
+export { defaultMermaidOptions, type MermaidOptions, toMermaid } from './render/mermaid.ts';
+export { createRenderer, type Renderer, type RendererOptions } from './render/renderer.ts';
+export { parseTrace, readTrace, summariseTrace, type TraceSummary } from './render/trace.ts';
 export {
   createDispatcher,
   type Dispatcher,

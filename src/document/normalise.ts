@@ -16,7 +16,7 @@ export interface Normalised {
 }
 
 /** Rewrites typed literals the canonical form writes natively: xsd:integer as a number, xsd:string as a string. */
-export function nativeLiterals(value: unknown): unknown {
+function nativeLiterals(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(nativeLiterals);
   if (value === null || typeof value !== 'object') return value;
   const node = value as Record<string, unknown>;
@@ -34,7 +34,7 @@ export function nativeLiterals(value: unknown): unknown {
 }
 
 /** The JSON pointer of the first property named `name` in `value`, depth first. */
-export function findProperty(value: unknown, name: string, at = ''): string | undefined {
+function findProperty(value: unknown, name: string, at = ''): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
   for (const [key, inner] of entries) {

@@ -72,7 +72,7 @@ function positionsOf(text: string): (offset: number) => Position {
 }
 
 /** Splits an RFC 6901 pointer into its segments ('' is the whole document). */
-export function pointerSegments(pointer: string): (string | number)[] {
+function pointerSegments(pointer: string): (string | number)[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)

@@ -19,7 +19,7 @@ const addFormats = formats.default;
 let compiled: { validate: ValidateFunction; schema: SchemaNode } | undefined;
 
 /** The parsed DAG schema and its validator, compiled on first use. */
-export function dagSchema(): { validate: ValidateFunction; schema: SchemaNode } {
+function dagSchema(): { validate: ValidateFunction; schema: SchemaNode } {
   if (!compiled) {
     const schema = JSON.parse(readFileSync(SCHEMA_FILE, 'utf8')) as SchemaNode;
     const ajv = new Ajv2020({

@@ -17,7 +17,7 @@ import type {
 type Json = Record<string, unknown>;
 
 /** Code-point order, independent of locale. */
-export function compareStrings(a: string, b: string): number {
+function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
@@ -53,7 +53,7 @@ function toRoute(raw: Json): Route {
 }
 
 /** Routes in canonical order: by output, then target. */
-export function sortRoutes(routes: readonly Route[]): Route[] {
+function sortRoutes(routes: readonly Route[]): Route[] {
   return [...routes].sort((a, b) => compareStrings(a.output, b.output) || compareStrings(a.to, b.to));
 }
 

@@ -39,7 +39,7 @@ function comparePointers(a: string | undefined, b: string | undefined): number {
 }
 
 /** Errors before warnings, then in document order, then by code and message. */
-export function compareProblems(a: Problem, b: Problem): number {
+function compareProblems(a: Problem, b: Problem): number {
   if (a.severity !== b.severity) return a.severity === 'error' ? -1 : 1;
   const byPointer = comparePointers(a.pointer, b.pointer);
   if (byPointer !== 0) return byPointer;

@@ -42,7 +42,7 @@ function mergeBackoff(base: BackoffOptions, override: Partial<BackoffOptions> | 
 }
 
 /** Lays one override over a complete timing; `backoff` and `retryAfter` are merged field by field. */
-export function mergeTiming(base: TimingPolicy, override: TimingOverride | undefined): TimingPolicy {
+function mergeTiming(base: TimingPolicy, override: TimingOverride | undefined): TimingPolicy {
   if (override === undefined) return base;
   return {
     deadlineMs: own(override, 'deadlineMs') ? (override.deadlineMs ?? undefined) : base.deadlineMs,

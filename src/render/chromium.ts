@@ -11,7 +11,7 @@ import puppeteer from 'puppeteer';
 import { SwitchyardError } from '../errors.ts';
 
 /** Chromium flags: no sandbox (containers, CI), no background traffic, no GPU, no /dev/shm limits. */
-export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
+const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',
@@ -22,7 +22,7 @@ export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
 ]);
 
 /** Where Chromium is looked for when no path is given, in order. */
-export const CHROMIUM_PATHS: readonly string[] = Object.freeze([
+const CHROMIUM_PATHS: readonly string[] = Object.freeze([
   '/usr/bin/chromium',
   '/usr/bin/chromium-browser',
   '/usr/bin/google-chrome',

@@ -28,7 +28,7 @@ export interface MermaidOptions {
 }
 
 /** From this many placements on, documents are laid out with ELK unless `layout` says otherwise. */
-export const ELK_FROM = 200;
+const ELK_FROM = 200;
 
 /** The defaults of {@link MermaidOptions}. */
 export const defaultMermaidOptions = Object.freeze({

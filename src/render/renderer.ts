@@ -35,7 +35,7 @@ export interface Renderer {
 const SVG_ID = 'switchyard';
 
 /** The Mermaid configuration every diagram is rendered with: plain SVG text, limits raised for big DAGs. */
-export function mermaidConfig(theme: Theme): Record<string, unknown> {
+function mermaidConfig(theme: Theme): Record<string, unknown> {
   return {
     theme: palette(theme).mermaidTheme,
     htmlLabels: false,
@@ -92,7 +92,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
 }
 
 /** Turns a failure inside the page into a SwitchyardError: syntax errors name the definition's line. */
-export function renderError(error: unknown, definition: string): SwitchyardError {
+function renderError(error: unknown, definition: string): SwitchyardError {
   if (isSwitchyardError(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   const first = message.split('\n')[0] ?? message;

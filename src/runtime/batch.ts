@@ -19,7 +19,7 @@ interface Waiting {
  * to the node together (at most `maxBatch` at a time). Each item gets its own result; a thrown batch error
  * (or a deadline) applies to every item of that batch.
  */
-export class Batcher {
+class Batcher {
   private queue: Waiting[] = [];
   private scheduled = false;
 

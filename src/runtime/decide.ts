@@ -56,7 +56,7 @@ export interface FailDecision {
 export type Decision = GoDecision | WaitDecision | ExhaustedDecision | FailDecision;
 
 /** The output a thrown error takes: `retry` when retryable and routed, else `error` when routed, else none. */
-export function outputForError(at: CompiledPlacement, error: ClassifiedError): string | undefined {
+function outputForError(at: CompiledPlacement, error: ClassifiedError): string | undefined {
   if (error.retryable && at.routes.has('retry')) return 'retry';
   if (at.routes.has('error')) return 'error';
   return undefined;

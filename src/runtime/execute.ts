@@ -129,7 +129,7 @@ export class BatchExecutionContext<S = unknown> implements BatchContext<S> {
 }
 
 /** The error a placement's deadline raises: a timeout, retryable when the policy retries timeouts. */
-export function deadlineError(placement: string, deadlineMs: number): SwitchyardError {
+function deadlineError(placement: string, deadlineMs: number): SwitchyardError {
   return new SwitchyardError(
     'E_DEADLINE',
     `placement '${placement}' did not finish within its ${deadlineMs} ms deadline; raise deadlineMs in the policy or make the node answer sooner`,

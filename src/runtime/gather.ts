@@ -22,7 +22,7 @@ export interface GatherOutcome {
 }
 
 /** A canonical JSON text (object keys sorted), so that JSON-equal values compare equal. */
-export function canonicalJson(value: unknown): string {
+function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const record = value as Record<string, unknown>;
@@ -33,7 +33,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The largest group of JSON-equal values among completed children (ties: the group seen first in input order). */
-export function largestAgreement(children: readonly ChildResult[]): { value: unknown; size: number } {
+function largestAgreement(children: readonly ChildResult[]): { value: unknown; size: number } {
   const groups = new Map<string, { value: unknown; size: number }>();
   let best: { value: unknown; size: number } = { value: null, size: 0 };
   for (const child of children) {

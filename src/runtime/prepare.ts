@@ -18,7 +18,7 @@ export interface Prepared {
 const compiledCache = new WeakMap<Dag, CompiledDag>();
 
 /** True when `value` is already a compiled DAG rather than a model. */
-export function isCompiled(value: Dag | CompiledDag): value is CompiledDag {
+function isCompiled(value: Dag | CompiledDag): value is CompiledDag {
   return 'byKey' in value && 'placements' in value && 'dag' in value;
 }
 

@@ -12,7 +12,7 @@ import type { Ending, RunContext } from './runner.ts';
 import { runTask, type TaskOutcome } from './task.ts';
 
 /** Outputs of a scatter body node that mark the child as failed; every other output completes it. */
-export const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'error']);
+const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'error']);
 
 /**
  * Fans the array at the scatter's `items` pointer out into child items and runs them, at most the

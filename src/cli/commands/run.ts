@@ -31,7 +31,7 @@ interface RunCommandOptions {
  * Parses `--input`: JSON text, or `@file.json`; an object is one item, a non-empty array of objects is
  * several. Without `--input` (`text` undefined) the run has one empty item.
  */
-export async function readInput(text: string | undefined, cwd: string): Promise<Record<string, unknown>[]> {
+async function readInput(text: string | undefined, cwd: string): Promise<Record<string, unknown>[]> {
   if (text === undefined) return [{}];
   let source = text;
   let where = '--input';
@@ -132,11 +132,7 @@ function parseDeadline(text: string | undefined): number | undefined {
 }
 
 /** The human summary: items per terminal, retries, salvages, failures with their errors, time. */
-export function formatSummary(
-  result: RunResult,
-  policyFrom: string | undefined,
-  virtualTime = false,
-): string[] {
+function formatSummary(result: RunResult, policyFrom: string | undefined, virtualTime = false): string[] {
   const lines = [`run ${result.runId}: ${result.status} — ${result.dag} (${result.hash.slice(0, 12)})`];
   if (policyFrom !== undefined) lines.push(`policy: ${policyFrom}`);
   for (const [terminal, count] of Object.entries(result.stats.byTerminal).sort()) {
