@@ -11,8 +11,14 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 const DAG = 'dags/compose-validate.jsonld';
 const NODES = 'examples/compose-validate/nodes.ts';
 
-async function run(input: unknown): Promise<{ code: number; out: string; events: RunEvent[] }> {
-  const events = join(dir, `${Math.random().toString(36).slice(2)}.jsonl`);
+let runs = 0;
+
+async function run(
+  input: unknown,
+  extra: readonly string[] = [],
+): Promise<{ code: number; out: string; events: RunEvent[] }> {
+  runs += 1;
+  const events = join(dir, `run-${runs}.jsonl`);
   const result = await runCli([
     'run',
     DAG,
@@ -23,6 +29,7 @@ async function run(input: unknown): Promise<{ code: number; out: string; events:
     '--virtual-time',
     '--events',
     events,
+    ...extra,
   ]);
   const lines = (await readFile(events, 'utf8')).trim().split('\n');
   return { code: result.code, out: result.out, events: lines.map((l) => JSON.parse(l) as RunEvent) };
@@ -64,5 +71,16 @@ describe('the compose/validate example through switchyard run', () => {
         ['2', 'salvaged'],
       ]),
     );
+  });
+
+  it('waits the same delays on every run with --seed', async () => {
+    const input = { topic: 'whales', rejections: 5 };
+    const delays = async () =>
+      (await run(input, ['--seed', '7'])).events.flatMap((e) =>
+        e.type === 'retry.scheduled' ? [e.delayMs] : [],
+      );
+    const first = await delays();
+    expect(first).toHaveLength(3);
+    expect(await delays()).toEqual(first);
   });
 });

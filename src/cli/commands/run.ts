@@ -5,6 +5,7 @@ import { finished } from 'node:stream/promises';
 import type { Command } from 'commander';
 import { isSwitchyardError, SwitchyardError } from '../../errors.ts';
 import { loadPolicyFile } from '../../policy/load.ts';
+import { seededRandom } from '../../policy/random.ts';
 import type { RuntimePolicy } from '../../policy/types.ts';
 import { createVirtualClock } from '../../policy/virtual-clock.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
@@ -25,6 +26,7 @@ interface RunCommandOptions {
   readonly deadline?: string;
   readonly json?: boolean;
   readonly virtualTime?: boolean;
+  readonly seed?: string;
 }
 
 /**
@@ -119,6 +121,15 @@ async function openEvents(
   };
 }
 
+function parseSeed(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seed = Number(text);
+  if (!Number.isSafeInteger(seed)) {
+    throw new SwitchyardError('E_USAGE', `--seed must be a whole number, not '${text}'`);
+  }
+  return seed;
+}
+
 function parseDeadline(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const ms = Number(text);
@@ -186,18 +197,21 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
       'for nodes that do no real I/O: run on a virtual clock, so back-offs and deadlines take no real time ' +
         '(a node awaiting real I/O sees its deadline fire at once)',
     )
+    .option('--seed <n>', 'seed the back-off jitter, so the same run waits the same delays')
     .option('--json', 'print the result as JSON')
     .action(async (dagPath: string, options: RunCommandOptions) => {
       const nodes = await loadNodeModule(options.nodes, io.cwd);
       const { file, dag, library } = await loadValidDag(dagPath, io.cwd, nodes);
       const items = await readInput(options.input, io.cwd);
       const deadlineMs = parseDeadline(options.deadline);
+      const seed = parseSeed(options.seed);
       const { policy, from } = await policyFor(file, options.policy, io.cwd);
       const dispatcher = createDispatcher({
         nodes,
         library,
         ...(policy === undefined ? {} : { policy }),
         ...(options.virtualTime ? { clock: createVirtualClock({ auto: true }) } : {}),
+        ...(seed === undefined ? {} : { random: seededRandom(seed) }),
       });
       // Opened only once everything else checked out, so a wrong document or input leaves no empty file.
       const events = options.events === undefined ? undefined : await openEvents(options.events, io.cwd);
