@@ -110,10 +110,17 @@ function boundsOf(dag: Dag, context: Context): Bounds {
   }
   if (spends.some((s) => s === Number.POSITIVE_INFINITY)) reasons.push('some budgets reset each other');
 
-  // A placement from which no budgeted retry can be reached ends the item's retrying: once an item is there,
-  // the rest of its walk is acyclic, so it executes that placement at most once.
-  const retrySources = graph.edges.filter(isBudgetedRetry).map((e) => e.from);
-  const mayRetryAfter = reachable(reversed(acyclic), retrySources);
+  // Every segment that visits a placement, but the item's last, ends with a retry taken from a placement
+  // reachable from it. So a placement runs at most once more than the retries that can follow it: once for
+  // a placement no retry can follow, once per plan for the check after an inner loop.
+  const back = reversed(acyclic);
+  const followed = dag.placements.map(() => 1);
+  spends.forEach((spend, b) => {
+    const sources = graph.edges.filter((e) => isBudgetedRetry(e) && e.budget === b).map((e) => e.from);
+    reachable(back, sources).forEach((hit, v) => {
+      if (hit === 1) followed[v] = (followed[v] ?? 1) + spend;
+    });
+  });
 
   const perPlacement = new Map<string, number>();
   const children = new Map<string, number>();
@@ -123,8 +130,8 @@ function boundsOf(dag: Dag, context: Context): Bounds {
   dag.placements.forEach((placement, v) => {
     // An item ends at the first terminal it reaches, so it reaches each terminal at most once.
     const reached = counts[v] ?? 0;
-    const once = placement.kind === 'terminal' || (mayRetryAfter[v] !== 1 && Number.isFinite(reached));
-    const count = placement.kind === 'phase' ? 1 : once ? Math.min(reached, 1) : reached;
+    const cap = placement.kind === 'terminal' ? 1 : (followed[v] ?? Number.POSITIVE_INFINITY);
+    const count = placement.kind === 'phase' ? 1 : Number.isFinite(reached) ? Math.min(reached, cap) : reached;
     perPlacement.set(placement.key, count);
     if (placement.kind === 'terminal') terminals += count;
     else total += count;
