@@ -131,7 +131,8 @@ function boundsOf(dag: Dag, context: Context): Bounds {
     // An item ends at the first terminal it reaches, so it reaches each terminal at most once.
     const reached = counts[v] ?? 0;
     const cap = placement.kind === 'terminal' ? 1 : (followed[v] ?? Number.POSITIVE_INFINITY);
-    const count = placement.kind === 'phase' ? 1 : Number.isFinite(reached) ? Math.min(reached, cap) : reached;
+    const count =
+      placement.kind === 'phase' ? 1 : Number.isFinite(reached) ? Math.min(reached, cap) : reached;
     perPlacement.set(placement.key, count);
     if (placement.kind === 'terminal') terminals += count;
     else total += count;
