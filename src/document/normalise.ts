@@ -46,10 +46,26 @@ function findProperty(value: unknown, name: string, at = ''): string | undefined
   return undefined;
 }
 
+/** Where the top-level context names the URL a refusal message quotes: `/@context` or `/@context/<i>`. */
+function contextPointer(raw: unknown, message: string): string | undefined {
+  const context = (raw as { '@context'?: unknown } | null)?.['@context'];
+  if (typeof context === 'string') return message.includes(context) ? '/@context' : undefined;
+  if (!Array.isArray(context)) return undefined;
+  const index = context.findIndex((entry) => typeof entry === 'string' && message.includes(` ${entry} `));
+  return index < 0 ? '/@context' : `/@context/${index}`;
+}
+
 function jsonLdProblem(error: unknown, raw: unknown, file: string | undefined): Problem {
   const where = file === undefined ? {} : { file };
   const refused = switchyardCause(error);
-  if (refused?.code === 'E_CONTEXT_REFUSED') return problem('E_CONTEXT_REFUSED', refused.message, where);
+  if (refused?.code === 'E_CONTEXT_REFUSED') {
+    const pointer = contextPointer(raw, refused.message);
+    return problem(
+      'E_CONTEXT_REFUSED',
+      refused.message,
+      pointer === undefined ? where : { ...where, pointer },
+    );
+  }
   const event = safeModeEvent(error);
   if (event) {
     const term = event.details.property;

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { isSwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
@@ -70,16 +71,24 @@ export class RunContext {
 
   /** Aborts when the run is aborted or passes its deadline. */
   get signal(): AbortSignal {
-    this.controller ??= new AbortController();
-    return this.controller.signal;
+    return this.controllerOf().signal;
+  }
+
+  private controllerOf(): AbortController {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      // Every item waiting on a node or a back-off listens here, and is removed when its wait ends: many
+      // listeners at once are the design, not a leak.
+      setMaxListeners(0, this.controller.signal);
+    }
+    return this.controller;
   }
 
   /** Aborts every wait of the run, recording why. The first reason wins. */
   stop(reason: 'abort' | 'deadline', error: unknown): void {
     if (this.stopReason !== undefined) return;
     this.stopReason = reason;
-    this.controller ??= new AbortController();
-    this.controller.abort(error);
+    this.controllerOf().abort(error);
   }
 
   /** The per-run slots of a prepared DAG (semaphores, batchers), created on first use. */

@@ -9,7 +9,7 @@ const fixtures = readdirSync(INVALID).filter((f) => f.endsWith('.jsonld'));
 // Documents whose problem only shows when node implementations are given.
 const NEEDS_NODES = new Set(['E_UNKNOWN_NODE', 'W_UNROUTED_OUTPUT']);
 // Problems of a whole document or of its JSON-LD processing, which have no single line to point at.
-const NO_POSITION = new Set(['E_CONTEXT_REFUSED', 'E_JSONLD', 'W_NO_COMPLETED_TERMINAL']);
+const NO_POSITION = new Set(['E_JSONLD', 'W_NO_COMPLETED_TERMINAL']);
 
 describe('switchyard validate', () => {
   it('accepts every shipped document', async () => {
