@@ -158,6 +158,18 @@ export function settleNode<T>(
       runSignal.removeEventListener('abort', onAbort);
       timer?.abort();
     };
+    // The node's promise is always handled, even when the run has already stopped: a late rejection of an
+    // abandoned node must not become an unhandled rejection.
+    pending.then(
+      (value) => {
+        done();
+        resolve(value);
+      },
+      (error: unknown) => {
+        done();
+        reject(error);
+      },
+    );
     if (runSignal.aborted) return onAbort();
     runSignal.addEventListener('abort', onAbort, { once: true });
     if (scope instanceof DeadlineScope) {
@@ -173,15 +185,5 @@ export function settleNode<T>(
         () => undefined,
       );
     }
-    pending.then(
-      (value) => {
-        done();
-        resolve(value);
-      },
-      (error: unknown) => {
-        done();
-        reject(error);
-      },
-    );
   });
 }

@@ -31,6 +31,8 @@ export async function runPhases(
   const ev = run.events;
   const dagId = prep.compiled.dag.id;
   for (const at of phases) {
+    // A stopped run calls no more nodes; post phases run on a signal of their own, which never stops here.
+    if (source.signal.aborted) return undefined;
     const visit = countVisit(runItem, at.key);
     const started = ev ? run.placementStart(ev, runItem.id, dagId, at.key, visit) : 0;
     const node = prep.nodes[at.index];

@@ -1,26 +1,17 @@
 /**
- * fast-check arbitraries for dispatcher properties: random valid DAG documents (tasks in a topological order,
- * forward `next`/`salvage` routes, budgeted `retry` routes backward or to self, resets only towards budgets
- * declared earlier so the resets relation stays acyclic), and nodes whose behaviour per item and visit comes
- * from a seeded stream, so that it does not depend on the order in which items are scheduled.
+ * fast-check arbitraries for dispatcher properties: random valid DAG documents built from stages in a
+ * topological order (a task, an embed of a generated child DAG, or a scatter/gather pair with a node or
+ * sub-DAG body), forward `next`/`salvage` routes, budgeted `retry` routes backward or to self, resets only
+ * towards budgets declared earlier so the resets relation stays acyclic, and pre/post phases at the root.
+ * Child documents are generated the same way, one level shallower.
  */
 import fc from 'fast-check';
 import { dag as buildDag, type DagBuilder } from '../../src/document/builder.ts';
-import type { Dag } from '../../src/document/model.ts';
-import { seededRandom } from '../../src/policy/random.ts';
-import type { Clock } from '../../src/policy/types.ts';
-import { defineNode, type NodeDefinition } from '../../src/runtime/node.ts';
-import { httpError } from './helpers.ts';
-
-/** The node IRI of task `t<i>`. */
-export const nodeIri = (key: string): string => `urn:prop:node:${key}`;
-
-/** The output every node may take that no route leaves on. */
-export const STRAY_OUTPUT = 'stray';
+import type { Dag, GatherRequirement, Reducer } from '../../src/document/model.ts';
 
 type RouteChoice = 'next' | 'salvage' | 'retry';
 
-/** One extra output of a task; the numbers pick targets and budgets modulo what is allowed there. */
+/** One routed output; the numbers pick targets and budgets modulo what is allowed there. */
 interface OutputSpec {
   readonly kind: RouteChoice;
   readonly to: number;
@@ -30,23 +21,56 @@ interface OutputSpec {
   readonly resets: number;
 }
 
-/** How an engine output (`retry` after a retryable throw, `error` after another) is routed, if at all. */
-interface EngineRouteSpec {
+/** An output that may be left unrouted (items taking it then fail with E_UNROUTED_OUTPUT). */
+interface OptionalRoute {
   readonly present: boolean;
   readonly route: OutputSpec;
 }
 
-interface TaskSpec {
+/** One stage: a task, an embed, or a scatter/gather pair (fields a kind does not use are ignored). */
+interface StageSpec {
+  readonly kind: 'task' | 'embed' | 'scatter';
+  /** Extra outputs of a task. */
   readonly outputs: readonly OutputSpec[];
-  readonly retry: EngineRouteSpec;
-  readonly error: EngineRouteSpec;
+  /** `failed` of an embed or of a gather. */
+  readonly failed: OptionalRoute;
+  /** `retry` of a task or an embed (after a retryable error). */
+  readonly retry: OptionalRoute;
+  /** `error` of a task, an embed or a scatter. */
+  readonly error: OptionalRoute;
+  /** Which child document an embed or a sub-DAG scatter runs. */
+  readonly child: number;
+  readonly body: 'node' | 'dag';
+  /** The list a scatter fans out: `lists/<list>`; {@link LIST_COUNT} names a list that is not there. */
+  readonly list: number;
+  readonly reducer: Reducer;
+  readonly require: GatherRequirement;
+  /** 0: no `quorum` field (a majority). */
+  readonly quorum: number;
+  readonly into: 'result' | 'gathered';
+  readonly mapLists: boolean;
+  readonly mapResult: boolean;
 }
 
-/** The shape a random DAG is built from. */
+/** The shape a random DAG (and the child documents it runs) is built from. */
 export interface DagSpec {
   readonly budgets: readonly number[];
   readonly terminals: readonly boolean[];
-  readonly tasks: readonly TaskSpec[];
+  readonly stages: readonly StageSpec[];
+  readonly pre: number;
+  readonly post: number;
+  readonly children: readonly DagSpec[];
+}
+
+/** Lists each input item carries under `/lists`; scatters read `/lists/<k>`, and `k = LIST_COUNT` is absent. */
+export const LIST_COUNT = 3;
+
+/** What a generated root needs to run: the root document and every document it embeds or scatters over. */
+export interface GeneratedDag {
+  readonly dag: Dag;
+  readonly library: readonly Dag[];
+  /** How many levels of child documents the root may run. */
+  readonly depth: number;
 }
 
 const outputSpec = (kinds: readonly RouteChoice[]): fc.Arbitrary<OutputSpec> =>
@@ -58,47 +82,89 @@ const outputSpec = (kinds: readonly RouteChoice[]): fc.Arbitrary<OutputSpec> =>
     resets: fc.nat(7),
   });
 
-const engineRoute = (kinds: readonly RouteChoice[]): fc.Arbitrary<EngineRouteSpec> =>
-  fc.record({ present: fc.boolean(), route: outputSpec(kinds) });
+const optionalRoute = (kinds: readonly RouteChoice[], present = fc.boolean()): fc.Arbitrary<OptionalRoute> =>
+  fc.record({ present, route: outputSpec(kinds) });
 
-/** Shapes of 2–10 tasks, 1–3 terminals (true = completed) and 1–3 budgets of max 0–3. */
-export const dagSpecArbitrary: fc.Arbitrary<DagSpec> = fc.record({
-  budgets: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 3 }),
-  terminals: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }),
-  tasks: fc.array(
-    fc.record({
-      outputs: fc.array(outputSpec(['next', 'salvage', 'retry', 'retry']), { maxLength: 3 }),
-      retry: engineRoute(['retry', 'retry', 'next']),
-      error: engineRoute(['salvage', 'next']),
-    }),
-    { minLength: 2, maxLength: 10 },
-  ),
+const stageSpec: fc.Arbitrary<StageSpec> = fc.record({
+  kind: fc.constantFrom('task', 'task', 'embed', 'scatter', 'scatter'),
+  outputs: fc.array(outputSpec(['next', 'salvage', 'retry', 'retry']), { maxLength: 3 }),
+  failed: optionalRoute(['next', 'salvage', 'retry'], fc.constantFrom(true, true, true, false)),
+  retry: optionalRoute(['retry', 'retry', 'next']),
+  error: optionalRoute(['salvage', 'next']),
+  child: fc.nat(3),
+  body: fc.constantFrom('node', 'dag'),
+  list: fc.constantFrom(0, 0, 1, 1, 2, 2, LIST_COUNT),
+  reducer: fc.constantFrom('collect', 'partition', 'first', 'quorum'),
+  require: fc.constantFrom('all', 'any', 'quorum'),
+  quorum: fc.nat(3),
+  into: fc.constantFrom('result', 'gathered'),
+  mapLists: fc.constantFrom(true, true, true, false),
+  mapResult: fc.boolean(),
 });
+
+/** Shapes with 1–6 stages (2–8 at the root), 1–3 terminals, 1–3 budgets of max 0–3, children down to `depth`. */
+export function dagSpecArbitrary(depth: number, root = true): fc.Arbitrary<DagSpec> {
+  return fc.record({
+    budgets: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 3 }),
+    terminals: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }),
+    stages: fc.array(stageSpec, { minLength: root ? 2 : 1, maxLength: root ? 8 : 5 }),
+    pre: root ? fc.nat(2) : fc.constant(0),
+    post: root ? fc.nat(2) : fc.constant(0),
+    children:
+      depth > 0
+        ? fc.array(dagSpecArbitrary(depth - 1, false), { minLength: 1, maxLength: 2 })
+        : fc.constant([]),
+  });
+}
 
 const pick = <T>(list: readonly T[], n: number): T => list[n % list.length] as T;
 
-/**
- * Builds the DAG of a shape. Task `t<i>` always has output `go` to `t<i+1>` (the last one to `end0`), so every
- * task is reachable and reaches a terminal; terminals no route targets get a `to_end<j>` output on some task.
- */
-export function buildSpec(spec: DagSpec, id = 'urn:prop:dag'): Dag {
-  const n = spec.tasks.length;
+/** The node IRI of placement `key` of document `dagId`; unique across the generated documents. */
+export const nodeIri = (dagId: string, key: string): string =>
+  `${dagId.replace('urn:prop:dag:', 'urn:prop:node:')}:${key}`;
+
+/** The IRI of the root document. */
+export const ROOT_IRI = 'urn:prop:dag:root';
+
+/** Where a document finds its scatter lists: `''` when its data has `/lists`, `/item` as a scatter body. */
+type DataRoot = '' | '/item';
+
+/** The placement keys of each stage: the one items enter and the one they leave from. */
+function stageKeys(stage: StageSpec, i: number, hasChildren: boolean): string[] {
+  const kind = stage.kind === 'embed' && !hasChildren ? 'task' : stage.kind;
+  if (kind === 'task') return [`t${i}`];
+  if (kind === 'embed') return [`e${i}`];
+  return [`s${i}`, `g${i}`];
+}
+
+/** Builds a document and, into `out`, the child documents it runs (one per child and role used). */
+function build(spec: DagSpec, id: string, dataRoot: DataRoot, out: Map<string, Dag>): Dag {
+  const hasChildren = spec.children.length > 0;
+  const childIri = (k: number, role: DataRoot): string => {
+    const index = k % spec.children.length;
+    const iri = `${id}-c${index}${role === '' ? 'e' : 'b'}`;
+    if (!out.has(iri)) out.set(iri, build(spec.children[index] as DagSpec, iri, role, out));
+    return iri;
+  };
   const budgets = spec.budgets.map((_, b) => `b${b}`);
-  const tasks = spec.tasks.map((_, i) => `t${i}`);
+  const keys = spec.stages.map((stage, i) => stageKeys(stage, i, hasChildren));
+  const order = keys.flat();
   const terminals = spec.terminals.map((_, j) => `end${j}`);
   const targeted = new Set<string>();
-  let builder: DagBuilder = buildDag(id, { name: 'generated', version: '1' }).entry('t0');
+  let builder: DagBuilder = buildDag(id, { name: 'generated', version: '1' }).entry(order[0] as string);
   spec.budgets.forEach((max, b) => {
     builder = builder.budget(budgets[b] as string, max);
   });
-  const route = (i: number, output: string, o: OutputSpec): void => {
-    const forward = [...tasks.slice(i + 1), ...terminals];
+  // Routes leave the placement selected last; `at` is its key, for the forward/backward split.
+  const route = (at: string, output: string, o: OutputSpec): void => {
+    const p = order.indexOf(at);
+    const forward = [...order.slice(p + 1), ...terminals];
     if (o.kind === 'retry') {
       const b = o.budget % budgets.length;
       const resets = budgets.slice(0, b).filter((_, r) => (o.resets >> r) & 1);
       const exhausted = pick(forward, o.exhausted);
       targeted.add(exhausted);
-      builder = builder.retry(output, pick(tasks.slice(0, i + 1), o.to), {
+      builder = builder.retry(output, pick(order.slice(0, p + 1), o.to), {
         budget: budgets[b] as string,
         exhausted,
         ...(resets.length > 0 ? { resets } : {}),
@@ -109,65 +175,91 @@ export function buildSpec(spec: DagSpec, id = 'urn:prop:dag'): Dag {
     targeted.add(to);
     builder = o.kind === 'salvage' ? builder.salvage(output, to) : builder.route(output, to);
   };
-  spec.tasks.forEach((task, i) => {
-    const key = tasks[i] as string;
-    builder = builder.task(key, nodeIri(key));
-    const next = i + 1 < n ? (tasks[i + 1] as string) : 'end0';
-    targeted.add(next);
-    builder = builder.route('go', next);
-    for (const [k, o] of task.outputs.entries()) route(i, `o${k}`, o);
-    if (task.retry.present) route(i, 'retry', task.retry.route);
-    if (task.error.present) route(i, 'error', task.error.route);
+  const optional = (at: string, output: string, o: OptionalRoute): void => {
+    if (o.present) route(at, output, o.route);
+  };
+  const next = (i: number): string => {
+    const following = keys[i + 1]?.[0] ?? 'end0';
+    targeted.add(following);
+    return following;
+  };
+  const listPointer = (list: number): string =>
+    `${dataRoot}/lists/${list === LIST_COUNT ? 'absent' : String(list)}`;
+
+  spec.stages.forEach((stage, i) => {
+    const [first, second] = keys[i] as [string, string | undefined];
+    if (first.startsWith('t')) {
+      builder = builder.task(first, nodeIri(id, first)).route('go', next(i));
+      for (const [k, o] of stage.outputs.entries()) route(first, `o${k}`, o);
+      optional(first, 'retry', stage.retry);
+      optional(first, 'error', stage.error);
+    } else if (first.startsWith('e')) {
+      builder = builder.embed(first, childIri(stage.child, ''), {
+        input: [
+          { from: '/n', to: '/n' },
+          ...(stage.mapLists ? [{ from: `${dataRoot}/lists`, to: '/lists' }] : []),
+        ],
+        result: stage.mapResult ? [{ from: '/result', to: `/out/${first}` }] : [],
+      });
+      builder = builder.route('completed', next(i));
+      optional(first, 'failed', stage.failed);
+      optional(first, 'retry', stage.retry);
+      optional(first, 'error', stage.error);
+    } else {
+      const gather = second as string;
+      const body =
+        stage.body === 'dag' && hasChildren
+          ? { dag: childIri(stage.child, '/item') }
+          : { node: nodeIri(id, first) };
+      builder = builder.scatter(first, { items: listPointer(stage.list), ...body }).route('done', gather);
+      optional(first, 'error', stage.error);
+      builder = builder.gather(gather, {
+        reducer: stage.reducer,
+        require: stage.require,
+        ...(stage.quorum > 0 ? { quorum: stage.quorum } : {}),
+        into: stage.into === 'result' ? '/result' : `/gathered/${gather}`,
+      });
+      builder = builder.route('completed', next(i));
+      optional(gather, 'failed', stage.failed);
+    }
   });
-  terminals.forEach((key, j) => {
-    if (!targeted.has(key)) builder = builder.from(tasks[j % n] as string).route(`to_${key}`, key);
+  const tasks = order.filter((key) => key.startsWith('t'));
+  const kept = terminals.filter((key, j) => {
+    if (targeted.has(key)) return true;
+    if (tasks.length === 0) return false;
+    builder = builder.from(pick(tasks, j)).route(`to_${key}`, key);
+    return true;
   });
   spec.terminals.forEach((completed, j) => {
-    builder = builder.terminal(terminals[j] as string, completed ? 'completed' : 'failed');
+    const key = terminals[j] as string;
+    if (kept.includes(key)) builder = builder.terminal(key, completed ? 'completed' : 'failed');
   });
+  for (let k = 0; k < spec.pre; k++) builder = builder.phase(`pre${k}`, 'pre', nodeIri(id, `pre${k}`));
+  for (let k = 0; k < spec.post; k++) builder = builder.phase(`post${k}`, 'post', nodeIri(id, `post${k}`));
   return builder.build();
 }
 
-/** Random valid DAG documents. */
-export const dagArbitrary: fc.Arbitrary<Dag> = dagSpecArbitrary.map((spec) => buildSpec(spec));
-
-/** A 32-bit FNV-1a hash, to seed one random stream per (run seed, item, placement, visit). */
-export function hash32(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+/** The root document of a shape and every document it runs. */
+export function buildSpec(spec: DagSpec, depth: number): GeneratedDag {
+  const children = new Map<string, Dag>();
+  const dag = build(spec, ROOT_IRI, '', children);
+  return { dag, library: [...children.values()], depth };
 }
 
-/** The virtual sleep a hung node ends with, when its deadline does not cut it first. */
-const HANG_MS = 1_000_000;
+/** Random valid DAG documents with their child documents, nested up to two levels. */
+export const generatedDagArbitrary: fc.Arbitrary<GeneratedDag> = fc
+  .integer({ min: 0, max: 2 })
+  .chain((depth) => dagSpecArbitrary(depth).map((spec) => buildSpec(spec, depth)));
 
-/**
- * One node per task of `dag`. For each (item, visit) the node draws from its own seeded stream and either takes
- * one of its routed outputs (at once, or after a short virtual sleep), takes `stray` (no route), throws a
- * retryable 503 or a non-retryable 400, or hangs on the clock until the placement deadline cuts it.
- */
-export function randomNodes(dag: Dag, seed: number, clock: Clock): NodeDefinition<string, never>[] {
-  return dag.placements.flatMap((placement) => {
-    if (placement.kind !== 'task') return [];
-    const routed = placement.routes.map((r) => r.output).filter((o) => o !== 'retry' && o !== 'error');
-    const node = defineNode({
-      id: placement.node,
-      outputs: [...routed, STRAY_OUTPUT],
-      run: async (item, ctx) => {
-        const random = seededRandom(hash32(`${seed}|${item.id}|${ctx.placement}|${ctx.visit}`));
-        const r = random();
-        item.data[ctx.placement] = ctx.visit;
-        if (r < 0.07) await clock.sleep(HANG_MS, ctx.signal);
-        if (r < 0.17) throw httpError(503);
-        if (r < 0.25) throw httpError(400);
-        if (r < 0.3) return STRAY_OUTPUT;
-        if (r < 0.65) await clock.sleep(1 + Math.floor(random() * 5), ctx.signal);
-        return pick(routed, Math.floor(random() * routed.length));
-      },
-    });
-    return [node as NodeDefinition<string, never>];
-  });
+/** A list element: a small value, and lists of its own for the scatters of a sub-DAG body. */
+export interface Element {
+  readonly v: number;
+  readonly lists?: readonly (readonly Element[])[];
+}
+
+/** {@link LIST_COUNT} lists of 0–5 elements, whose elements carry lists `depth` levels down. */
+export function listsArbitrary(depth: number): fc.Arbitrary<Element[][]> {
+  const element: fc.Arbitrary<Element> =
+    depth === 0 ? fc.record({ v: fc.nat(2) }) : fc.record({ v: fc.nat(2), lists: listsArbitrary(depth - 1) });
+  return fc.array(fc.array(element, { maxLength: 5 }), { minLength: LIST_COUNT, maxLength: LIST_COUNT });
 }
