@@ -17,7 +17,7 @@ const RUNS = 3;
 const ms = (value: number): string => `${value.toFixed(0)} ms`;
 
 const dagsDir = join(import.meta.dirname, '../dags');
-const files = readdirSync(dagsDir)
+const files = readdirSync(dagsDir, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.jsonld'))
   .map((f) => join(dagsDir, f));
 const { results, library } = await loadDagFolder(files);

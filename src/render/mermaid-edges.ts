@@ -1,18 +1,29 @@
 /**
  * The edges of Mermaid flowcharts: one or two per route, with labels saying output, kind and budget, and
- * with a trace the counts and waits of a run.
+ * with a trace the counts and waits of a run. Parallel edges are merged, since Mermaid draws only one
+ * label per pair of nodes in the same place.
  */
 import type { Dag, Placement, Route } from '../document/model.ts';
-import { escapeEdgeLabel } from './mermaid-text.ts';
+import { escapeEdgeLabel, labelLines } from './mermaid-text.ts';
 import type { EdgeStyle } from './theme.ts';
-import { type DagTrace, edgeKey, retryKey, type TracedKind } from './trace.ts';
+import { type DagTrace, edgeKey, retryKey, retryWaits, type TracedKind } from './trace.ts';
+
+/** One route's share of an edge label: its words, how many items took it, and notes after the count. */
+export interface LabelPart {
+  /** The words before the count, joined with ` · `. */
+  readonly text: string;
+  readonly count: number;
+  /** Words after the count: resets, waits, salvages. */
+  readonly notes: readonly string[];
+}
 
 /** One drawn edge, before it becomes a line of Mermaid text. */
 export interface Edge {
   readonly from: string;
   readonly to: string;
   readonly arrow: '-->' | '-.->' | '==>';
-  readonly label: string | undefined;
+  /** One part per route the edge stands for; empty for an unlabelled edge. */
+  readonly parts: readonly LabelPart[];
   readonly style: EdgeStyle;
   readonly trace: 'taken' | 'untaken' | undefined;
 }
@@ -35,56 +46,86 @@ export function routeEdges(
 ): Edge[] {
   const edges: Edge[] = [];
   const push = (
-    from: string,
     to: string,
     arrow: Edge['arrow'],
-    parts: readonly string[],
+    words: readonly string[],
+    count: number,
+    notes: readonly string[],
     style: EdgeStyle,
-    state: Edge['trace'],
-  ) => edges.push({ from, to, arrow, label: escapeEdgeLabel(parts.join(' · ')), style, trace: state });
+  ) =>
+    edges.push({
+      from: ref(from),
+      to: ref(to),
+      arrow,
+      parts: [{ text: words.join(' · '), count, notes }],
+      style,
+      trace: traced ? (count > 0 ? 'taken' : 'untaken') : undefined,
+    });
   const from = placement.key;
   const taken = (kind: TracedKind): number => trace?.edges.get(edgeKey(from, route.output, kind))?.count ?? 0;
-  const state = (count: number) => (traced ? (count > 0 ? 'taken' : 'untaken') : undefined);
-  const counted = (parts: string[], count: number): string[] => (count > 0 ? [...parts, `×${count}`] : parts);
-  const salvaged = (to: string): string[] => {
-    const count = trace?.salvages.get(retryKey(from, to))?.count ?? 0;
-    return count > 0 ? [`salvaged ×${count}`] : [];
-  };
   const extra = route.label === undefined ? [] : [route.label];
 
   if (route.kind === 'retry') {
     const budget = dag.budgets.find((b) => b.name === route.budget);
-    const count = taken('retry');
     const kindWord = route.output === 'retry' ? [] : ['retry'];
     const bound = `${route.budget ?? '?'} ≤ ${budget?.max ?? '?'}`;
-    const parts = counted([route.output, ...extra, ...kindWord, bound], count);
-    if (route.resets && route.resets.length > 0) parts.push(`resets ${route.resets.join(', ')}`);
-    const waits = trace?.retries.get(retryKey(from, route.to, route.budget ?? ''));
-    if (waits && waits.totalMs > 0) parts.push(`waited ${formatMs(waits.totalMs)}`);
-    push(ref(from), ref(route.to), '-.->', parts, 'retry', state(count));
+    const notes: string[] = [];
+    if (route.resets && route.resets.length > 0) notes.push(`resets ${route.resets.join(', ')}`);
+    const waits = trace && retryWaits(trace, from, route.to, route.budget ?? '', route.output);
+    if (waits && waits.totalMs > 0) notes.push(`waited ${formatMs(waits.totalMs)}`);
+    push(route.to, '-.->', [route.output, ...extra, ...kindWord, bound], taken('retry'), notes, 'retry');
     if (route.exhausted !== undefined) {
-      const spent = taken('exhausted');
-      const exhausted = [
-        ...counted([`${route.budget ?? '?'} exhausted`], spent),
-        ...salvaged(route.exhausted),
-      ];
-      push(ref(from), ref(route.exhausted), '==>', exhausted, 'exhausted', state(spent));
+      const salvages = trace?.salvages.get(retryKey(from, route.exhausted))?.count ?? 0;
+      const salvaged = salvages > 0 ? [`salvaged ×${salvages}`] : [];
+      const words = [`${route.budget ?? '?'} exhausted`];
+      push(route.exhausted, '==>', words, taken('exhausted'), salvaged, 'exhausted');
     }
     return edges;
   }
-  const count = taken(route.kind);
-  if (route.kind === 'salvage') {
-    const kindWord = route.output === 'salvage' ? [] : ['salvage'];
-    push(
-      ref(from),
-      ref(route.to),
-      '-->',
-      counted([route.output, ...extra, ...kindWord], count),
-      'salvage',
-      state(count),
-    );
-    return edges;
-  }
-  push(ref(from), ref(route.to), '-->', counted([route.output, ...extra], count), 'next', state(count));
+  const kindWord = route.kind === 'salvage' && route.output !== 'salvage' ? ['salvage'] : [];
+  const style = route.kind === 'salvage' ? 'salvage' : 'next';
+  push(route.to, '-->', [route.output, ...extra, ...kindWord], taken(route.kind), [], style);
   return edges;
+}
+
+/**
+ * Merges edges with the same ends, arrow and style into one, in first-seen order. Its label has one line
+ * per distinct part; parts with the same words (two routes exhausting one budget) become one line whose
+ * count is their sum. The merged edge is taken if any of its routes was.
+ */
+export function mergeParallel(edges: readonly Edge[]): Edge[] {
+  const merged = new Map<string, Edge>();
+  for (const edge of edges) {
+    const key = [edge.from, edge.to, edge.arrow, edge.style].join('\u0000');
+    const seen = merged.get(key);
+    if (!seen) {
+      merged.set(key, edge);
+      continue;
+    }
+    const parts = [...seen.parts];
+    for (const part of edge.parts) {
+      const same = parts.findIndex((p) => p.text === part.text);
+      const twin = parts[same];
+      if (twin === undefined) {
+        parts.push(part);
+      } else {
+        const notes = [...twin.notes, ...part.notes.filter((n) => !twin.notes.includes(n))];
+        parts[same] = { text: twin.text, count: twin.count + part.count, notes };
+      }
+    }
+    const trace = seen.trace === 'taken' || edge.trace === 'taken' ? 'taken' : seen.trace;
+    merged.set(key, { ...seen, parts, trace });
+  }
+  return [...merged.values()];
+}
+
+/** The escaped Mermaid label of an edge, one line per part; undefined for an unlabelled edge. */
+export function edgeLabel(edge: Edge): string | undefined {
+  if (edge.parts.length === 0) return undefined;
+  return labelLines(
+    edge.parts.map((part) => {
+      const counted = part.count > 0 ? [part.text, `×${part.count}`] : [part.text];
+      return escapeEdgeLabel([...counted, ...part.notes].join(' · '));
+    }),
+  );
 }

@@ -3,7 +3,7 @@
  * edges thick, salvage edges in their own colour, and optionally a run trace drawn over it.
  */
 import type { Dag, DagLibrary, Placement } from '../document/model.ts';
-import { type Edge, routeEdges } from './mermaid-edges.ts';
+import { type Edge, edgeLabel, mergeParallel, routeEdges } from './mermaid-edges.ts';
 import { escapeEdgeLabel, escapeNodeLabel, labelLines, mermaidId } from './mermaid-text.ts';
 import { edgeStyle, initDirective, palette, type Theme } from './theme.ts';
 import type { DagTrace, TraceSummary } from './trace.ts';
@@ -21,8 +21,9 @@ export interface MermaidOptions {
   /** Layout direction; default `TD` (top down). */
   readonly direction?: 'TD' | 'LR';
   /**
-   * The layout engine; default `dagre` up to {@link ELK_FROM} placements and `elk` above, where Mermaid's
-   * dagre layout slows down sharply (a 1,000-placement document takes about twice as long).
+   * The layout engine. Default: `dagre` below {@link ELK_FROM} placements, which keeps the flow reading from
+   * the entrypoint down (ELK's cycle breaking may put a retry target above its source), and `elk` from there
+   * on, where dagre slows down sharply.
    */
   readonly layout?: 'dagre' | 'elk';
 }
@@ -74,8 +75,10 @@ export function toMermaid(dag: Dag, options: MermaidOptions = {}): string {
     `  %% ${oneLine(dag.name)} ${oneLine(dag.version)} (${oneLine(dag.id)})`,
     ...builder.lines,
   ];
-  for (const edge of builder.edges) {
-    const label = edge.label === undefined ? '' : `|"${edge.label}"|`;
+  const edges = mergeParallel(builder.edges);
+  for (const edge of edges) {
+    const text = edgeLabel(edge);
+    const label = text === undefined ? '' : `|"${text}"|`;
     out.push(`  ${edge.from} ${edge.arrow}${label} ${edge.to}`);
   }
   const styles = palette(theme).classes;
@@ -91,7 +94,7 @@ export function toMermaid(dag: Dag, options: MermaidOptions = {}): string {
       out.push(`  class ${ids.join(',')} ${name}`);
     }
   }
-  builder.edges.forEach((edge, index) => {
+  edges.forEach((edge, index) => {
     if (edge.trace !== undefined || (edge.style !== 'next' && edge.style !== 'entry')) {
       out.push(`  linkStyle ${index} ${edgeStyle(theme, edge.style, edge.trace)}`);
     }
@@ -107,6 +110,7 @@ function emitDag(
   stack: readonly string[],
 ): void {
   const { options } = builder;
+  const direction = options.direction ?? defaultMermaidOptions.direction;
   const trace: DagTrace | undefined = options.trace?.dags.get(dag.id);
   const traced = options.trace !== undefined;
   const byKey = new Map(dag.placements.map((p) => [p.key, p]));
@@ -136,7 +140,7 @@ function emitDag(
       from: id,
       to: ref(key),
       arrow: '-->',
-      label: undefined,
+      parts: [],
       style: 'entry',
       trace: taken,
     });
@@ -153,6 +157,8 @@ function emitDag(
     if (child) {
       const title = `${placement.label ?? placement.key} · embeds ${child.name}${visits > 0 ? ` · ×${visits}` : ''}`;
       builder.lines.push(`${indent}subgraph ${ref(placement.key)}["${escapeEdgeLabel(title)}"]`);
+      // Mermaid turns a subgraph with no edges crossing its border sideways unless told its direction.
+      builder.lines.push(`${indent}  direction ${direction === 'LR' ? 'LR' : 'TB'}`);
       emitDag(builder, child, [...path, placement.key], `${indent}  `, [...stack, child.id]);
       builder.lines.push(`${indent}end`);
     } else {

@@ -51,7 +51,12 @@ function mermaidConfig(theme: Theme): Record<string, unknown> {
 }
 
 // Liberation Sans is metric-compatible with Arial, so text measured in Chromium fits its box elsewhere.
-const FONT_CSS = `#${SVG_ID} text, #${SVG_ID} tspan { font-family: Arial, 'Liberation Sans', Helvetica, sans-serif; }`;
+// Mermaid draws edge label backgrounds half transparent; opaque ones keep a crossing edge from running
+// through the words.
+const DIAGRAM_CSS = [
+  `#${SVG_ID} text, #${SVG_ID} tspan { font-family: Arial, 'Liberation Sans', Helvetica, sans-serif; }`,
+  `#${SVG_ID} .edgeLabel rect.background { opacity: 0.92; }`,
+].join('\n');
 
 /**
  * Launches one headless Chromium and returns a renderer that reuses it.
@@ -79,7 +84,7 @@ export async function createRenderer(options: RendererOptions = {}): Promise<Ren
           viewport: { width: 1200, height: 800, deviceScaleFactor: scale },
           backgroundColor: palette(theme).background,
           mermaidConfig: mermaidConfig(theme),
-          myCSS: FONT_CSS,
+          myCSS: DIAGRAM_CSS,
           svgId: SVG_ID,
         });
         return data;

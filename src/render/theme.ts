@@ -80,7 +80,7 @@ export function initDirective(theme: Theme, layout: 'dagre' | 'elk' = 'dagre'): 
     theme: p.mermaidTheme,
     ...(layout === 'elk' ? { layout: 'elk' } : {}),
     htmlLabels: false,
-    flowchart: { htmlLabels: false, curve: 'basis', nodeSpacing: 40, rankSpacing: 55, padding: 12 },
+    flowchart: { htmlLabels: false, curve: 'basis', nodeSpacing: 60, rankSpacing: 80, padding: 15 },
     themeVariables: {
       background: p.background,
       primaryTextColor: p.text,

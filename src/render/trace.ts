@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { RouteKind } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
-import { EVENT_TYPES, type RunEvent } from '../runtime/events.ts';
+import { EVENT_TYPES, type RetryScheduledEvent, type RunEvent } from '../runtime/events.ts';
 
 /** An edge kind as a trace sees it: a route kind, or a retry route's exhaustion edge. */
 export type TracedKind = RouteKind | 'exhausted';
@@ -20,9 +20,13 @@ export interface EdgeTrace {
   readonly count: number;
 }
 
-/** The waits of one retry route (`from` → `to`, spending `budget`), in the order they were scheduled. */
+/**
+ * The waits of one retry route (`from` on `output` → `to`, spending `budget`), in the order they were
+ * scheduled. `output` is empty when the trace does not say it (files written before events carried it).
+ */
 export interface RetryTrace {
   readonly from: string;
+  readonly output: string;
   readonly to: string;
   readonly budget: string;
   readonly waitsMs: readonly number[];
@@ -59,9 +63,25 @@ export function edgeKey(from: string, output: string, kind: TracedKind): string 
   return `${from}\u0000${output}\u0000${kind}`;
 }
 
-/** The key of a retry route in {@link DagTrace.retries} (and, without budget, of {@link DagTrace.salvages}). */
-export function retryKey(from: string, to: string, budget = ''): string {
-  return `${from}\u0000${to}\u0000${budget}`;
+/**
+ * The key of a retry route in {@link DagTrace.retries} (and, without budget and output, of
+ * {@link DagTrace.salvages}). An empty `output` is the key of waits whose output the trace does not say.
+ */
+export function retryKey(from: string, to: string, budget = '', output = ''): string {
+  return `${from}\u0000${to}\u0000${budget}\u0000${output}`;
+}
+
+/** The waits of a retry route: those recorded for its output, else those of a trace that names no output. */
+export function retryWaits(
+  trace: DagTrace,
+  from: string,
+  to: string,
+  budget: string,
+  output: string,
+): RetryTrace | undefined {
+  return (
+    trace.retries.get(retryKey(from, to, budget, output)) ?? trace.retries.get(retryKey(from, to, budget))
+  );
 }
 
 const TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
@@ -119,6 +139,9 @@ function checkEvent(value: unknown, where: string): RunEvent {
       throw new SwitchyardError('E_TRACE', `${where}: '${type}' event lacks the string field '${field}'`);
     }
   }
+  if (type === 'retry.scheduled' && record.output !== undefined && typeof record.output !== 'string') {
+    throw new SwitchyardError('E_TRACE', `${where}: 'retry.scheduled' event has a non-string 'output'`);
+  }
   if (type === 'retry.scheduled' && typeof record.delayMs !== 'number') {
     throw new SwitchyardError(
       'E_TRACE',
@@ -147,7 +170,7 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
     }
     return trace;
   };
-  for (const event of events) {
+  events.forEach((event, index) => {
     switch (event.type) {
       case 'placement.start': {
         const visits = of(event.dag).visits;
@@ -169,10 +192,11 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
       }
       case 'retry.scheduled': {
         const retries = of(event.dag).retries;
-        const key = retryKey(event.from, event.to, event.budget);
+        const output = scheduledOutput(events, index, event);
+        const key = retryKey(event.from, event.to, event.budget, output);
         const waitsMs = [...(retries.get(key)?.waitsMs ?? []), event.delayMs];
         const totalMs = waitsMs.reduce((sum, ms) => sum + ms, 0);
-        retries.set(key, { from: event.from, to: event.to, budget: event.budget, waitsMs, totalMs });
+        retries.set(key, { from: event.from, output, to: event.to, budget: event.budget, waitsMs, totalMs });
         break;
       }
       case 'salvage': {
@@ -185,8 +209,29 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
       default:
         break;
     }
-  }
+  });
   return { dags };
+}
+
+/**
+ * The output of a retry wait. Older traces leave it out of `retry.scheduled`; the dispatcher writes the
+ * retry's `route` event right next to it, so a neighbouring retry route of the same item says it.
+ */
+function scheduledOutput(events: readonly RunEvent[], index: number, event: RetryScheduledEvent): string {
+  if (typeof event.output === 'string') return event.output;
+  for (const near of [events[index - 1], events[index + 1]]) {
+    if (
+      near?.type === 'route' &&
+      near.kind === 'retry' &&
+      near.item === event.item &&
+      near.dag === event.dag &&
+      near.from === event.from &&
+      near.to === event.to
+    ) {
+      return near.output;
+    }
+  }
+  return '';
 }
 
 /** Reads and sums up a trace file; a missing file or bad line throws `E_TRACE`. */

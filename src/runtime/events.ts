@@ -75,6 +75,8 @@ export interface RouteEvent extends ItemBase {
 export interface RetryScheduledEvent extends ItemBase {
   readonly type: 'retry.scheduled';
   readonly from: string;
+  /** The output whose retry route was taken; tells apart two retry routes between the same placements. */
+  readonly output: string;
   readonly to: string;
   readonly budget: string;
   /** The budget's count after this spend (1 for the first retry). */

@@ -47,6 +47,7 @@ export function follow(
           item,
           dag: dagId,
           from: at.key,
+          output,
           to: target.key,
           budget,
           attempt,

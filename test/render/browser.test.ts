@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +12,14 @@ import { summariseTrace } from '../../src/render/trace.ts';
 import { composeValidateTrace } from './trace-fixture.ts';
 
 const DAGS = join(import.meta.dirname, '../../dags');
-const files = readdirSync(DAGS)
+// Documents in sub-folders too (dags/archivist/…), named by their path with `/` as `-`.
+const files = readdirSync(DAGS, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.jsonld'))
   .sort();
+const stem = (file: string): string =>
+  relative(DAGS, file)
+    .replace(/\.jsonld$/u, '')
+    .replaceAll(sep, '-');
 
 let renderer: Renderer;
 let dags: Map<string, Dag>;
@@ -24,9 +29,7 @@ beforeAll(async () => {
   renderer = await createRenderer();
   const loaded = await loadDagFolder(files.map((f) => join(DAGS, f)));
   library = loaded.library;
-  dags = new Map(
-    [...loaded.results].flatMap(([file, r]) => (r.dag ? [[basename(file, '.jsonld'), r.dag]] : [])),
-  );
+  dags = new Map([...loaded.results].flatMap(([file, r]) => (r.dag ? [[stem(file), r.dag]] : [])));
 });
 
 afterAll(async () => {
@@ -45,18 +48,23 @@ function svgText(svg: string): string {
     .replace(/\u200B/g, '');
 }
 
+/** The full label of each retry route: output, route label, kind word, budget bound. */
 function retryLabels(dag: Dag): string[] {
   return dag.placements.flatMap((p) =>
     p.routes
       .filter((r) => r.kind === 'retry')
-      .map((r) => `${r.budget} ≤ ${dag.budgets.find((b) => b.name === r.budget)?.max}`),
+      .map((r) => {
+        const bound = `${r.budget} ≤ ${dag.budgets.find((b) => b.name === r.budget)?.max}`;
+        const words = [r.output, ...(r.label === undefined ? [] : [r.label])];
+        return [...words, ...(r.output === 'retry' ? [] : ['retry']), bound].join(' · ');
+      }),
   );
 }
 
 describe('rendering every document of dags/ with one browser', () => {
-  it.each(files.map((f) => basename(f, '.jsonld')))('%s as SVG and PNG', async (stem) => {
-    const dag = dags.get(stem);
-    if (!dag) throw new Error(`${stem} did not load`);
+  it.each(files.map((f) => stem(join(DAGS, f))))('%s as SVG and PNG', async (name) => {
+    const dag = dags.get(name);
+    if (!dag) throw new Error(`${name} did not load`);
     const text = toMermaid(dag);
     const svg = new TextDecoder().decode(await renderer.render(text, 'svg'));
     expect(XMLValidator.validate(svg)).toBe(true);

@@ -1,16 +1,23 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDagFolder } from '../../src/document/load.ts';
 import type { Dag, DagLibrary } from '../../src/document/model.ts';
 import { toMermaid } from '../../src/render/mermaid.ts';
 import { escapeEdgeLabel, escapeNodeLabel, mermaidId } from '../../src/render/mermaid-text.ts';
+import { summariseTrace } from '../../src/render/trace.ts';
+import type { RunEvent } from '../../src/runtime/events.ts';
 
 const DAGS = join(import.meta.dirname, '../../dags');
 const GOLDEN = join(import.meta.dirname, '../golden');
-const files = readdirSync(DAGS)
+// Documents in sub-folders too (dags/archivist/…), named by their path with `/` as `-`.
+const files = readdirSync(DAGS, { recursive: true, encoding: 'utf8' })
   .filter((f) => f.endsWith('.jsonld'))
   .sort();
+const stem = (file: string): string =>
+  relative(DAGS, file)
+    .replace(/\.jsonld$/u, '')
+    .replaceAll(sep, '-');
 
 let dags: Map<string, Dag>;
 let library: DagLibrary;
@@ -22,7 +29,7 @@ beforeAll(async () => {
   for (const [file, result] of loaded.results) {
     if (!result.dag)
       throw new Error(`${file} did not load: ${result.problems.map((p) => p.message).join('; ')}`);
-    dags.set(basename(file, '.jsonld'), result.dag);
+    dags.set(stem(file), result.dag);
   }
 });
 
@@ -41,8 +48,8 @@ function expectGolden(name: string, text: string): void {
 }
 
 describe('toMermaid golden files', () => {
-  it.each(files.map((f) => basename(f, '.jsonld')))('%s (light)', (stem) => {
-    expectGolden(stem, toMermaid(dag(stem)));
+  it.each(files.map((f) => stem(join(DAGS, f))))('%s (light)', (name) => {
+    expectGolden(name, toMermaid(dag(name)));
   });
   it('compose-validate (dark)', () => {
     expectGolden('compose-validate.dark', toMermaid(dag('compose-validate'), { theme: 'dark' }));
@@ -69,12 +76,50 @@ describe('toMermaid structure', () => {
       const expected = edges.flatMap((l, i) => (/-\.->|==>|· salvage|salvage"/.test(l) ? [i] : []));
       expect(styled).toEqual(expected);
       const retries = d.placements.flatMap((p) => p.routes.filter((r) => r.kind === 'retry'));
-      expect(edges.filter((l) => l.includes(' -.->')).length).toBe(retries.length);
+      const pairs = new Set(
+        d.placements.flatMap((p) =>
+          p.routes.filter((r) => r.kind === 'retry').map((r) => `${p.key} ${r.to}`),
+        ),
+      );
+      expect(edges.filter((l) => l.includes(' -.->')).length).toBe(pairs.size);
       for (const route of retries) {
         expect(edges.some((l) => l.includes(' -.->') && l.includes(`${route.budget} ≤`))).toBe(true);
         expect(edges.some((l) => l.includes(' ==>') && l.includes(`${route.budget} exhausted`))).toBe(true);
       }
     }
+  });
+
+  it('merges parallel edges into one edge with a line per route, keeping linkStyle indices right', () => {
+    const lines = toMermaid(dag('archivist-ask')).split('\n');
+    const edges = lines.filter((l) => / (-->|-\.->|==>)/.test(l));
+    const loops = edges.filter((l) => l.startsWith('  n_classify -.->'));
+    expect(loops).toEqual([
+      '  n_classify -.->|"retry · model call failed · classify ≤ 2<br/>unclear · unusable answer · retry · classify ≤ 2"| n_classify',
+    ]);
+    expect(edges.filter((l) => l.startsWith('  n_classify ==>'))).toEqual([
+      '  n_classify ==>|"classify exhausted"| n_classify_2d_rules',
+    ]);
+    expect(edges).toContain('  n_classify -->|"describe<br/>find<br/>recommend"| n_plan');
+    const loop = edges.indexOf(loops[0] as string);
+    expect(lines).toContain(`  linkStyle ${loop} stroke:#ea580c,stroke-width:2px,color:#ea580c`);
+  });
+
+  it('sums the counts of merged parts with the same words and keeps the others per part', () => {
+    const ask = dag('archivist-ask');
+    const route = (from: string, output: string, to: string, kind: 'retry' | 'exhausted') =>
+      ({ type: 'route', dag: ask.id, item: '1', from, output, to, kind }) as unknown as RunEvent;
+    const events = [
+      route('classify', 'retry', 'classify', 'retry'),
+      route('classify', 'unclear', 'classify', 'retry'),
+      route('classify', 'unclear', 'classify', 'retry'),
+      route('classify', 'retry', 'classify-rules', 'exhausted'),
+      route('classify', 'unclear', 'classify-rules', 'exhausted'),
+    ];
+    const text = toMermaid(ask, { trace: summariseTrace(events) });
+    expect(text).toContain(
+      'n_classify -.->|"retry · model call failed · classify ≤ 2 · ×1<br/>unclear · unusable answer · retry · classify ≤ 2 · ×2"| n_classify',
+    );
+    expect(text).toContain('n_classify ==>|"classify exhausted · ×2"| n_classify_2d_rules');
   });
 
   it('draws each placement kind with its own shape', () => {
