@@ -41,6 +41,9 @@ function mermaidConfig(theme: Theme): Record<string, unknown> {
     htmlLabels: false,
     flowchart: { htmlLabels: false, useMaxWidth: false },
     maxEdges: 20_000,
+    // ELK breaks cycles by the order placements are written (the flow from the entrypoint), so retry edges
+    // are the ones drawn back up and the diagram reads from the top down.
+    elk: { cycleBreakingStrategy: 'MODEL_ORDER', considerModelOrder: 'NODES_AND_EDGES' },
     maxTextSize: 10_000_000,
     deterministicIds: true,
     deterministicIDSeed: SVG_ID,
