@@ -1,7 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { isSwitchyardError } from '../errors.ts';
 import { registerCommands } from './commands/index.ts';
+import { formatProblem, plural } from './format.ts';
 import { type CliIO, processIO } from './io.ts';
+import { displayPath } from './output.ts';
 
 /**
  * Runs the `switchyard` command line and resolves to the exit code.
@@ -26,6 +28,16 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       return error.exitCode === 0 ? 0 : 2;
     }
     if (isSwitchyardError(error)) {
+      // An error that carries several problems in a one-line message (a policy file, say) is printed as
+      // the problems themselves, one a line with its position, then the summary.
+      if (error.problems.length > 1 && !error.message.includes('\n')) {
+        for (const p of error.problems) io.err(formatProblem(p, io.cwd));
+        const where = error.problems[0]?.file;
+        io.err(
+          `switchyard: ${where === undefined ? '' : `${displayPath(where, io.cwd)}: `}${plural(error.problems.length, 'problem')}; fix them and run again`,
+        );
+        return 1;
+      }
       io.err(`switchyard: ${error.message}`);
       return 1;
     }

@@ -138,7 +138,10 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
         problem(
           'E_JSONLD',
           `${nodes.length} nodes of type Dag (${ids}) — put each DAG in a file of its own`,
-          where,
+          // The nodes of a document with several usually stand in its top-level @graph.
+          Array.isArray((raw as { '@graph'?: unknown } | null)?.['@graph'])
+            ? { ...where, pointer: '/@graph' }
+            : where,
         ),
       ],
     };

@@ -22,6 +22,8 @@ function indexWhere(values: readonly Json[], match: (value: Json) => boolean): n
  */
 export function sourcePointer(written: unknown, dag: Dag, modelPointer: string): string | undefined {
   const [, head, index, ...rest] = modelPointer.split('/');
+  // A whole list (`/placements`) stands where it is written.
+  if (index === undefined) return modelPointer;
   const i = Number(index);
   const doc = (written ?? {}) as Json;
   if (head === 'placements') {

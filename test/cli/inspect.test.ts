@@ -28,6 +28,26 @@ describe('switchyard inspect', () => {
     expect(report.worstCaseTimeMs).toBeGreaterThan(0);
   });
 
+  it('reports every problem of a policy file on a line of its own, with its position', async () => {
+    const { code, err } = await runCli([
+      'inspect',
+      'dags/compose-validate.jsonld',
+      '--policy',
+      'test/fixtures/policies/invalid.json',
+    ]);
+    expect(code).toBe(1);
+    const lines = err.trimEnd().split('\n');
+    expect(
+      lines
+        .slice(0, -1)
+        .every((l) => /^test\/fixtures\/policies\/invalid\.json:\d+:\d+ error E_POLICY /.test(l)),
+    ).toBe(true);
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.at(-1)).toBe(
+      `switchyard: test/fixtures/policies/invalid.json: ${lines.length - 1} problems; fix them and run again`,
+    );
+  });
+
   it('refuses an invalid document with its problems, one a line', async () => {
     const { code, err } = await runCli(['inspect', 'test/fixtures/invalid/E_UNBOUNDED_LOOP.jsonld']);
     expect(code).toBe(1);

@@ -8,8 +8,6 @@ const NODES = join(INVALID, 'nodes.ts');
 const fixtures = readdirSync(INVALID).filter((f) => f.endsWith('.jsonld'));
 // Documents whose problem only shows when node implementations are given.
 const NEEDS_NODES = new Set(['E_UNKNOWN_NODE', 'W_UNROUTED_OUTPUT']);
-// Problems of a whole document or of its JSON-LD processing, which have no single line to point at.
-const NO_POSITION = new Set(['E_JSONLD', 'W_NO_COMPLETED_TERMINAL']);
 
 describe('switchyard validate', () => {
   it('accepts every shipped document', async () => {
@@ -40,7 +38,7 @@ describe('switchyard validate', () => {
     const line = result.out.split('\n').find((l) => l.includes(` ${code} `));
     expect(line, result.out + result.err).toBeDefined();
     expect(line).toContain(file);
-    if (!NO_POSITION.has(code)) expect(line).toMatch(new RegExp(`${file}:\\d+:\\d+ `));
+    expect(line).toMatch(new RegExp(`${file}:\\d+:\\d+ `));
     expect(result.code).toBe(code.startsWith('W_') ? 0 : 1);
     expect(result.err).not.toMatch(/\n\s+at /);
   });
