@@ -1,6 +1,4 @@
 #!/usr/bin/env node
-import { register } from 'tsx/esm/api';
+import { runCli } from './run-cli.js';
 
-register();
-const { main } = await import('../examples/archivist/main.ts');
-process.exitCode = await main(process.argv);
+await runCli('../examples/archivist/main.ts');
