@@ -22,6 +22,8 @@ export interface Palette {
   readonly edges: Readonly<Record<EdgeStyle, string>>;
   /** Colour of edges and borders an item went through, in a trace overlay. */
   readonly taken: string;
+  /** Colour of the labels of edges no item took, in a trace overlay. */
+  readonly untakenText: string;
 }
 
 const LIGHT: Palette = {
@@ -30,6 +32,7 @@ const LIGHT: Palette = {
   text: '#1f2937',
   line: '#475569',
   edgeLabelBackground: '#f8fafc',
+  untakenText: '#94a3b8',
   classes: {
     task: 'fill:#eef2ff,stroke:#4f46e5,stroke-width:1.5px,color:#1e1b4b',
     scatter: 'fill:#ecfeff,stroke:#0e7490,stroke-width:1.5px,color:#083344',
@@ -52,6 +55,7 @@ const DARK: Palette = {
   text: '#e2e8f0',
   line: '#94a3b8',
   edgeLabelBackground: '#1e293b',
+  untakenText: '#64748b',
   classes: {
     task: 'fill:#1e1b4b,stroke:#818cf8,stroke-width:1.5px,color:#e0e7ff',
     scatter: 'fill:#083344,stroke:#22d3ee,stroke-width:1.5px,color:#cffafe',
@@ -104,7 +108,9 @@ export function edgeStyle(theme: Theme, style: EdgeStyle, trace: 'taken' | 'unta
   const base: Record<EdgeStyle, number> = { next: 1.5, retry: 2, exhausted: 3, salvage: 2.5, entry: 1.5 };
   const width = base[style] + (trace === 'taken' ? 2 : 0);
   const colour = trace === 'taken' && style === 'next' ? p.taken : p.edges[style];
-  const parts = [`stroke:${colour}`, `stroke-width:${width}px`, `color:${p.edges[style]}`];
+  // Labels of untaken edges fade with their lines, so only the path the run took reads as coloured.
+  const text = trace === 'untaken' ? p.untakenText : p.edges[style];
+  const parts = [`stroke:${colour}`, `stroke-width:${width}px`, `color:${text}`];
   if (trace === 'untaken') parts.push('stroke-opacity:0.3');
   return parts.join(',');
 }
