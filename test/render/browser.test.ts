@@ -1,5 +1,4 @@
-import { readdirSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,17 +8,8 @@ import { isSwitchyardError } from '../../src/errors.ts';
 import { toMermaid } from '../../src/render/mermaid.ts';
 import { createRenderer, type Renderer } from '../../src/render/renderer.ts';
 import { summariseTrace } from '../../src/render/trace.ts';
+import { DAGS, files, stem } from './shipped.ts';
 import { composeValidateTrace } from './trace-fixture.ts';
-
-const DAGS = join(import.meta.dirname, '../../dags');
-// Documents in sub-folders too (dags/archivist/…), named by their path with `/` as `-`.
-const files = readdirSync(DAGS, { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.jsonld'))
-  .sort();
-const stem = (file: string): string =>
-  relative(DAGS, file)
-    .replace(/\.jsonld$/u, '')
-    .replaceAll(sep, '-');
 
 let renderer: Renderer;
 let dags: Map<string, Dag>;

@@ -1,5 +1,5 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadDagFolder } from '../../src/document/load.ts';
 import type { Dag, DagLibrary } from '../../src/document/model.ts';
@@ -7,17 +7,9 @@ import { toMermaid } from '../../src/render/mermaid.ts';
 import { escapeEdgeLabel, escapeNodeLabel, mermaidId } from '../../src/render/mermaid-text.ts';
 import { summariseTrace } from '../../src/render/trace.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
+import { DAGS, files, stem } from './shipped.ts';
 
-const DAGS = join(import.meta.dirname, '../../dags');
 const GOLDEN = join(import.meta.dirname, '../golden');
-// Documents in sub-folders too (dags/archivist/…), named by their path with `/` as `-`.
-const files = readdirSync(DAGS, { recursive: true, encoding: 'utf8' })
-  .filter((f) => f.endsWith('.jsonld'))
-  .sort();
-const stem = (file: string): string =>
-  relative(DAGS, file)
-    .replace(/\.jsonld$/u, '')
-    .replaceAll(sep, '-');
 
 let dags: Map<string, Dag>;
 let library: DagLibrary;
