@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import { defineNode } from '../../src/runtime/node.ts';
-import { loadDag, never, recorder, scripted, virtualClock } from './helpers.ts';
+import { loadDag, never, phaseDag, recorder, scripted, virtualClock } from './helpers.ts';
 
 const IRI = 'urn:switchyard:node:';
 
@@ -173,13 +173,7 @@ describe('aborts and deadlines', () => {
       },
     });
     const work = defineNode({ id: 'urn:test:work', outputs: ['ok'], run: () => 'ok' });
-    const d = dag('urn:test:phases', { name: 'p', version: '1' })
-      .entry('work')
-      .phase('setup', 'pre', 'urn:test:pre')
-      .task('work', 'urn:test:work')
-      .route('ok', 'done')
-      .terminal('done', 'completed')
-      .build();
+    const d = phaseDag('pre', 'setup');
     const result = await createDispatcher({ nodes: [pre, work], clock: virtualClock() }).run(
       d,
       {},
@@ -230,13 +224,7 @@ describe('aborts and deadlines', () => {
       },
     });
     const work = defineNode({ id: 'urn:test:work', outputs: ['ok'], run: () => 'ok' });
-    const d = dag('urn:test:phases', { name: 'p', version: '1' })
-      .entry('work')
-      .phase('setup', 'pre', 'urn:test:pre')
-      .task('work', 'urn:test:work')
-      .route('ok', 'done')
-      .terminal('done', 'completed')
-      .build();
+    const d = phaseDag('pre', 'setup');
     const result = await createDispatcher({ nodes: [pre, work], clock: virtualClock() }).run(
       d,
       {},

@@ -5,7 +5,7 @@ import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { POST_PHASE_DEADLINE_MS } from '../../src/runtime/phases.ts';
 import { setPointer } from '../../src/runtime/pointer.ts';
-import { never, recorder, virtualClock } from './helpers.ts';
+import { never, phaseDag, recorder, virtualClock } from './helpers.ts';
 
 const fanOut = (body: string) =>
   dag('urn:test:fan', { name: 'fan', version: '1' })
@@ -156,13 +156,7 @@ describe('post phases', () => {
       },
     });
     const work = defineNode({ id: 'urn:test:work', outputs: ['ok'], run: () => never<string>() });
-    const d = dag('urn:test:phases', { name: 'p', version: '1' })
-      .entry('work')
-      .phase('teardown', 'post', 'urn:test:post')
-      .task('work', 'urn:test:work')
-      .route('ok', 'done')
-      .terminal('done', 'completed')
-      .build();
+    const d = phaseDag('post', 'teardown');
     const rec = recorder();
     const result = await createDispatcher({ nodes: [post, work], clock }).run(
       d,
@@ -186,13 +180,7 @@ describe('post phases', () => {
     const clock = virtualClock();
     const post = defineNode({ id: 'urn:test:post', outputs: [], run: () => never<string>() });
     const work = defineNode({ id: 'urn:test:work', outputs: ['ok'], run: () => 'ok' });
-    const d = dag('urn:test:phases', { name: 'p', version: '1' })
-      .entry('work')
-      .phase('teardown', 'post', 'urn:test:post')
-      .task('work', 'urn:test:work')
-      .route('ok', 'done')
-      .terminal('done', 'completed')
-      .build();
+    const d = phaseDag('post', 'teardown');
     const policy = { placements: { teardown: { deadlineMs: 500 } } };
     const result = await createDispatcher({ nodes: [post, work], clock, policy }).run(d, {});
     expect(result.status).toBe('failed');

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { dag } from '../../src/document/builder.ts';
 import { loadDagFile, loadDagFolder } from '../../src/document/load.ts';
 import type { Dag, DagLibrary } from '../../src/document/model.ts';
 import { createVirtualClock, type VirtualClock } from '../../src/policy/virtual-clock.ts';
@@ -79,4 +80,18 @@ export function recorder(): {
     of: <T extends RunEvent['type']>(type: T) =>
       events.filter((e): e is Extract<RunEvent, { type: T }> => e.type === type),
   };
+}
+
+/**
+ * A run with one phase around one task: `work` (node `urn:test:work`, output `ok`) → `done`, and the phase
+ * `key` (node `urn:test:pre` or `urn:test:post`) run `when` given.
+ */
+export function phaseDag(when: 'pre' | 'post', key: string): Dag {
+  return dag('urn:test:phases', { name: 'p', version: '1' })
+    .entry('work')
+    .phase(key, when, `urn:test:${when}`)
+    .task('work', 'urn:test:work')
+    .route('ok', 'done')
+    .terminal('done', 'completed')
+    .build();
 }
