@@ -53,7 +53,9 @@ export type RuntimeCode =
   | 'E_TRACE'
   | 'E_USAGE'
   | 'E_ENGINE'
-  | 'E_WRITE';
+  | 'E_WRITE'
+  | 'E_CANCELLED'
+  | 'W_RETRY_AFTER_IGNORED';
 
 export type ErrorCode = ProblemCode | RuntimeCode;
 

@@ -1,5 +1,5 @@
 /**
- * The real clock: monotonic time from `performance.now()` and abortable sleeps on the platform timers. It is
+ * The real clock: monotonic time from `performance.now()`, wall time from `Date.now()`, and abortable sleeps on the platform timers. It is
  * the one place in the library that touches the global timers; everything else receives a {@link Clock}.
  */
 import type { Clock } from './types.ts';
@@ -38,7 +38,8 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 /**
- * The system clock: `now()` is `performance.now()` (monotonic, ms since process start); `sleep(ms, signal)`
+ * The system clock: `now()` is `performance.now()` (monotonic, ms since process start); `wallNow()` is
+ * `Date.now()` (ms since the Unix epoch, for HTTP-dates); `sleep(ms, signal)`
  * waits on a timer, resolves at once for `ms` ≤ 0 without a timer, and rejects at once with an AbortError
  * (`signal.reason` when it is an Error) when `signal` is or becomes aborted, clearing its timer.
  *
@@ -47,5 +48,6 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
  */
 export const systemClock: Clock = Object.freeze({
   now: () => performance.now(),
+  wallNow: () => Date.now(),
   sleep,
 });

@@ -82,8 +82,13 @@ export interface PolicyInput {
 
 /** The time source and wait primitive a dispatcher uses; never the global timers. */
 export interface Clock {
-  /** Milliseconds on this clock's own time line. */
+  /** Milliseconds on this clock's own monotonic time line: for measuring durations and scheduling waits. */
   now(): number;
+  /**
+   * Wall-clock time in milliseconds since the Unix epoch: what absolute instants (a Retry-After HTTP-date)
+   * are measured against. It may jump when the system time is set; never use it for durations.
+   */
+  wallNow(): number;
   /** Resolves after `ms` on this clock, or rejects with an AbortError at once when `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }

@@ -17,6 +17,11 @@ export interface VirtualClock extends Clock {
   pending(): number;
   /** Fires sleepers in time order, jumping to each deadline, until none is waiting (new ones included). */
   runUntilIdle(): Promise<void>;
+  /**
+   * Sets the wall-clock reading to `ms` (since the Unix epoch) from this moment; it then advances with
+   * virtual time. Moves no sleeper: the monotonic `now()` is unchanged.
+   */
+  setWall(ms: number): void;
 }
 
 /** Options of {@link createVirtualClock}. */
@@ -25,6 +30,11 @@ export interface VirtualClockOptions {
   readonly start?: number;
   /** Advance by itself whenever the program is idle with sleepers waiting; default false. */
   readonly auto?: boolean;
+  /**
+   * What `wallNow()` reads when `now()` reads `start`, in ms since the Unix epoch; default 0, so that a run
+   * is the same whenever it happens. Pass `Date.now()` to measure real HTTP-dates.
+   */
+  readonly wallStart?: number;
 }
 
 interface Sleeper {
@@ -41,7 +51,7 @@ function nextTurn(): Promise<void> {
 }
 
 /**
- * Creates a virtual clock. `sleep(ms)` registers a sleeper due at `now() + ms` (resolving at once when
+ * Creates a virtual clock. `wallNow()` starts at `wallStart` and moves with `now()`. `sleep(ms)` registers a sleeper due at `now() + ms` (resolving at once when
  * `ms` ≤ 0); aborting its signal rejects at once with an AbortError and removes it.
  *
  * With `auto: true` the clock drives itself: whenever sleepers are waiting and one macrotask turn
@@ -58,6 +68,8 @@ function nextTurn(): Promise<void> {
  */
 export function createVirtualClock(options: VirtualClockOptions = {}): VirtualClock {
   let now = options.start ?? 0;
+  // Wall time is monotonic time plus an offset, so it advances with every sleep and advance.
+  let wallOffset = (options.wallStart ?? 0) - now;
   let epoch = 0;
   let watching = false;
   const sleepers: Sleeper[] = [];
@@ -139,6 +151,10 @@ export function createVirtualClock(options: VirtualClockOptions = {}): VirtualCl
 
   return {
     now: () => now,
+    wallNow: () => now + wallOffset,
+    setWall: (ms: number) => {
+      wallOffset = ms - now;
+    },
     sleep,
     advance,
     pending: () => sleepers.length,

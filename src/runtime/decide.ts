@@ -64,12 +64,16 @@ function outputForError(at: CompiledPlacement, error: ClassifiedError): string |
 
 /**
  * Decides where an item goes after a placement: a pure function of the compiled graph, the item's state, the
- * outcome, the placement's timing and the clock's reading (randomness only through `random`, for jitter).
+ * outcome, the placement's timing and the clock's readings (randomness only through `random`, for jitter).
+ * `now` is the monotonic reading the run deadline `runDeadlineAt` is on; `wallNow` is the wall-clock reading
+ * (ms since the Unix epoch) an HTTP-date Retry-After is measured from, default `now`.
  *
  * - an output with a `next`/`salvage` route → go;
  * - an output with a `retry` route that spends no budget → fail with `E_RETRY_WITHOUT_BUDGET`;
  * - an output with a `retry` route → wait (Retry-After hint if honoured, else back-off) then go, unless the
- *   budget is spent (exhausted, `spent`) or the wait would pass `runDeadlineAt` (exhausted, `deadline`);
+ *   budget is spent (exhausted, `spent`) or the wait would not end before `runDeadlineAt` (exhausted,
+ *   `deadline`: a wait ending exactly at the deadline leaves the target no time to run);
+ * - a hint that is not a usable Retry-After (see `unusableRetryAfter`) is ignored: the back-off applies;
  * - a thrown error → its `retry` route when retryable, else its `error` route, else fail;
  * - an output with no route → fail with `E_UNROUTED_OUTPUT`.
  *
@@ -85,8 +89,9 @@ export function decide(
   now: number,
   runDeadlineAt: number,
   random: Random,
-  retryAfterHint?: number | string,
+  retryAfterHint?: unknown,
   previousDelayMs?: number,
+  wallNow: number = now,
 ): Decision {
   let output: string;
   let reason: string | undefined;
@@ -123,13 +128,13 @@ export function decide(
   let delayMs: number | undefined;
   let delaySource: 'backoff' | 'retry-after' = 'backoff';
   if (retryAfterHint !== undefined) {
-    const hintMs = parseRetryAfter(retryAfterHint, now);
+    const hintMs = parseRetryAfter(retryAfterHint, wallNow);
     delayMs = effectiveRetryAfter(hintMs, timing.retryAfter);
     if (delayMs !== undefined) delaySource = 'retry-after';
   }
   if (delayMs === undefined)
     delayMs = backoffDelay(attempt, timing.backoff, timing.jitter, random, previousDelayMs);
-  if (now + delayMs > runDeadlineAt) return exhausted(output, route, budget, 'deadline', reason);
+  if (now + delayMs >= runDeadlineAt) return exhausted(output, route, budget, 'deadline', reason);
   return { type: 'wait', output, route, target: route.target, budget, attempt, delayMs, delaySource, reason };
 }
 

@@ -16,7 +16,9 @@ export type RunEvent =
   | BudgetExhaustedEvent
   | SalvageEvent
   | ItemEndEvent
-  | ItemFailedEvent;
+  | ItemFailedEvent
+  | ItemCancelledEvent
+  | WarningEvent;
 
 interface Base {
   readonly seq: number;
@@ -117,6 +119,28 @@ export interface ItemFailedEvent extends ItemBase {
   readonly error: ErrorSummary;
 }
 
+/**
+ * A scatter child stopped because its gather's result was decided without it (a `first` reducer with its
+ * winner, see the gather module): not a failure. `placement` is where it stood (the scatter's own key for a
+ * child that had not started), `waitingFor` what it was doing.
+ */
+export interface ItemCancelledEvent extends ItemBase {
+  readonly type: 'item.cancelled';
+  readonly placement: string;
+  readonly waitingFor: 'backoff' | 'node' | 'queue';
+}
+
+/**
+ * Something a node did wrong that the run worked around, with a stable code: `W_RETRY_AFTER_IGNORED`, a
+ * `retryAfter` that is neither milliseconds ≥ 0 nor a header value, ignored in favour of the back-off.
+ */
+export interface WarningEvent extends ItemBase {
+  readonly type: 'warning';
+  readonly code: 'W_RETRY_AFTER_IGNORED';
+  readonly placement: string;
+  readonly message: string;
+}
+
 /** A thrown error as it appears in events and results: plain JSON. */
 export interface ErrorSummary {
   readonly code: string;
@@ -138,4 +162,6 @@ export const EVENT_TYPES = [
   'salvage',
   'item.end',
   'item.failed',
+  'item.cancelled',
+  'warning',
 ] as const satisfies readonly RunEvent['type'][];

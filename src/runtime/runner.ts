@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { isSwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
 import { decide, type Outcome } from './decide.ts';
 import { runEmbed } from './embed.ts';
@@ -155,7 +156,7 @@ export class RunContext {
     let at = start;
     let waiting: WaitingFor = 'queue';
     let gathered: readonly ChildResult[] | undefined;
-    let previousDelays: Record<string, number> | undefined;
+    let previousDelays: Map<string, number> | undefined;
     try {
       for (;;) {
         if (this.stopReason !== undefined) return stopped(at.key, waiting);
@@ -216,8 +217,14 @@ export class RunContext {
         }
 
         const timing = prep.timings[at.index] ?? this.env.policy.defaults;
-        const hint = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
+        let hint: unknown = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
+        if (hint !== undefined) hint = this.usableHint(hint, state.id, dagId, at.key);
         const now = this.clock.now();
+        // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
+        const wallNow =
+          hint !== undefined || ('error' in outcome && outcome.error.retryAfter !== undefined)
+            ? this.clock.wallNow()
+            : now;
         const decision = decide(
           at,
           compiled.budgets,
@@ -229,6 +236,7 @@ export class RunContext {
           this.env.random,
           hint,
           previousDelays === undefined ? undefined : previousDelayOf(previousDelays, at, outcome),
+          wallNow,
         );
         if (ev) {
           const error = 'error' in outcome ? summarise(outcome.error) : undefined;
@@ -236,8 +244,8 @@ export class RunContext {
         }
         if (decision.type === 'fail') return this.failed(dagId, state, at.key, decision.error);
         if (decision.type === 'wait') {
-          previousDelays ??= {};
-          previousDelays[decision.budget] = decision.delayMs;
+          previousDelays ??= new Map();
+          previousDelays.set(decision.budget, decision.delayMs);
         }
         // From here the item belongs to its next placement: an abort during the back-off reports it there.
         at = follow(this, dagId, state, at, decision, now);
@@ -251,6 +259,20 @@ export class RunContext {
       if (this.stopReason !== undefined) return stopped(at.key, waiting);
       return this.failed(dagId, state, at.key, engineFailure(error, at.key));
     }
+  }
+
+  /**
+   * A node's Retry-After hint if it is usable, else undefined (the back-off applies) after a `warning` event
+   * saying why: a node's malformed hint is its author's mistake to hear about, not a reason to fail the item.
+   */
+  usableHint(hint: unknown, item: string, dag: string, placement: string): unknown {
+    const why = unusableRetryAfter(hint);
+    if (why === undefined) return hint;
+    if (this.events) {
+      const message = `the node at placement '${placement}' returned retryAfter ${why}; the back-off applies instead — return milliseconds (a number ≥ 0) or a Retry-After header value`;
+      this.events.emit({ type: 'warning', code: 'W_RETRY_AFTER_IGNORED', item, dag, placement, message });
+    }
+    return undefined;
   }
 
   /** An item that cannot go on: reported with its error (event), returned as an ending. */
@@ -270,13 +292,13 @@ export class RunContext {
 
 /** The previous delay of the budget the outcome's route spends, for decorrelated back-off. */
 function previousDelayOf(
-  delays: Record<string, number>,
+  delays: ReadonlyMap<string, number>,
   at: CompiledPlacement,
   outcome: TaskOutcome | Outcome,
 ): number | undefined {
   const output = 'output' in outcome ? outcome.output : 'retry';
   const budget = at.routes.get(output)?.route.budget;
-  return budget === undefined ? undefined : delays[budget];
+  return budget === undefined ? undefined : delays.get(budget);
 }
 
 /** An error the engine threw while moving an item (not a node's error), as the item's failure. */

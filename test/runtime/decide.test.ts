@@ -82,7 +82,7 @@ describe('decide', () => {
       why: 'deadline',
       target: { key: 'rescue' },
     });
-    expect(decide(a, compiled.budgets, state, { output: 'retry' }, timing, 900, 1000, never)).toMatchObject({
+    expect(decide(a, compiled.budgets, state, { output: 'retry' }, timing, 899, 1000, never)).toMatchObject({
       type: 'wait',
       delayMs: 100,
     });
