@@ -61,6 +61,9 @@ function normaliseMap(
   return out;
 }
 
+/** The policies {@link resolvePolicy} made: only these skip validation when handed to a dispatcher. */
+const resolved = new WeakSet<object>([defaultPolicy]);
+
 /** One line naming every problem, each with its pointer. */
 export function policyErrorMessage(problems: readonly Problem[], what = 'the runtime policy'): string {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
@@ -83,12 +86,13 @@ export function policyErrorMessage(problems: readonly Problem[], what = 'the run
  * policy.defaults.backoff; // { strategy: 'exponential', baseMs: 5, factor: 2, capMs: 30000 }
  */
 export function resolvePolicy(input: PolicyInput = {}): RuntimePolicy {
+  if (isResolvedPolicy(input)) return input;
   const problems = validatePolicyInput(input);
   if (problems.length > 0) {
     throw new SwitchyardError('E_POLICY', policyErrorMessage(problems), { problems });
   }
   const run = (input.run ?? {}) as Nullable<RuntimePolicy['run']>;
-  return deepFreeze({
+  const policy: RuntimePolicy = deepFreeze({
     defaults: mergeTiming(defaultPolicy.defaults, input.defaults && normaliseOverride(input.defaults)),
     nodes: normaliseMap(input.nodes),
     placements: normaliseMap(input.placements),
@@ -97,6 +101,13 @@ export function resolvePolicy(input: PolicyInput = {}): RuntimePolicy {
     },
     classification: { ...defaultPolicy.classification, ...input.classification },
   });
+  resolved.add(policy);
+  return policy;
+}
+
+/** True for a policy that {@link resolvePolicy} returned (or the default policy), false for anything else. */
+export function isResolvedPolicy(value: unknown): value is RuntimePolicy {
+  return typeof value === 'object' && value !== null && resolved.has(value);
 }
 
 const timingCache = new WeakMap<RuntimePolicy, Map<string, TimingPolicy>>();

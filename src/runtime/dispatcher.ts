@@ -6,15 +6,14 @@ import type { CompiledDag } from '../graph/compile.ts';
 import { systemClock } from '../policy/clock.ts';
 import { defaultPolicy } from '../policy/defaults.ts';
 import { seededRandom } from '../policy/random.ts';
-import { resolvePolicy } from '../policy/resolve.ts';
+import { isResolvedPolicy, resolvePolicy } from '../policy/resolve.ts';
 import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.ts';
-import { admit } from './admit.ts';
+import { Admissions } from './admit.ts';
 import { EventStream } from './event-stream.ts';
 import type { RunEvent } from './events.ts';
 import { executeRun } from './execute-run.ts';
 import { createItemState, type ItemState, restoreItemState } from './item-state.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from './node.ts';
-import { compiledOf, type Prepared, prepare } from './prepare.ts';
 import { Run, type RunResult } from './run.ts';
 import type { RunEnvironment } from './runner.ts';
 
@@ -61,21 +60,21 @@ export interface RunOptions {
 /** Runs DAG documents with one set of nodes, services, policy, clock and random source. */
 export interface Dispatcher {
   /**
-   * Starts a run over `input` (or `options.items`). The first run of a DAG checks it (and the documents it
-   * embeds) like `analyse` does and rejects with the first problem's code, e.g. `E_UNBOUNDED_LOOP`. The returned {@link Run} is awaitable (the result) and
-   * async-iterable (the events); the run starts on the next microtask, so iterate it right away.
+   * Starts a run over `input` (or `options.items`). The first run of a DAG object admits it: it and the
+   * documents it embeds or scatters over are copied, frozen and checked like `analyse` does, and the run
+   * rejects with the first problem's code (e.g. `E_UNBOUNDED_LOOP`, every problem in `error.problems`).
+   * Runs use the admitted copies, so changing the object afterwards has no effect; pass a new object to run a
+   * changed document. A library document is admitted again whenever the library returns another object for
+   * its IRI. The returned {@link Run} is awaitable (the result) and async-iterable (the events); the run
+   * starts on the next microtask, so iterate it right away.
    */
   run(dag: Dag | CompiledDag, input?: Record<string, unknown>, options?: RunOptions): Run;
   /** The resolved policy the dispatcher uses. */
   readonly policy: RuntimePolicy;
 }
 
-function isResolved(policy: RuntimePolicy | PolicyInput): policy is RuntimePolicy {
-  return 'classification' in policy && 'defaults' in policy && Object.isFrozen(policy);
-}
-
 /**
- * Creates a dispatcher. Compiles each DAG once and resolves its timing once; items then flow independently,
+ * Creates a dispatcher. Admits and compiles each DAG once and resolves its timing once; items then flow independently,
  * each on its own, with retry budgets in the item state and timing from the policy.
  * @example
  * const dispatcher = createDispatcher({ nodes: [compose, validate, salvage], clock: createVirtualClock({ auto: true }) });
@@ -90,37 +89,19 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
   const policy =
     options.policy === undefined
       ? defaultPolicy
-      : isResolved(options.policy)
+      : isResolvedPolicy(options.policy)
         ? options.policy
         : resolvePolicy(options.policy);
   const library = options.library;
-  const prepared = new WeakMap<CompiledDag, Prepared>();
-  const checked = new WeakSet<CompiledDag>();
-  const prepareCompiled = (compiled: CompiledDag): Prepared => {
-    let prep = prepared.get(compiled);
-    if (prep === undefined) {
-      prep = prepare(compiled, policy, registry);
-      prepared.set(compiled, prep);
-    }
-    return prep;
-  };
+  const admissions = new Admissions(registry, library, policy);
   const env: RunEnvironment = {
     services: options.services,
     policy,
     clock: options.clock ?? systemClock,
     random: options.random ?? seededRandom(randomInt(0, 2 ** 32)),
     library,
-    prepareDag: (dag) => prepareCompiled(compiledOf(dag)),
-    prepareIri: (iri) => {
-      const dag = library?.get(iri);
-      return dag === undefined ? undefined : prepareCompiled(compiledOf(dag));
-    },
-  };
-
-  const check = (compiled: CompiledDag): void => {
-    if (checked.has(compiled)) return;
-    admit(compiled, registry, library);
-    checked.add(compiled);
+    prepareDag: (dag) => admissions.root(dag),
+    prepareIri: (iri) => admissions.iri(iri),
   };
 
   return {
@@ -131,22 +112,13 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       const stream = new EventStream(runId, () => clock.now());
       if (runOptions.onEvent) stream.listen(runOptions.onEvent);
       const result = Promise.resolve().then(() => {
-        const compiled = compiledOf(dag);
-        check(compiled);
+        const prep = admissions.root(dag);
+        const compiled = prep.compiled;
         const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
         const states =
           runOptions.resume?.map((saved) => restoreItemState(saved)) ??
           (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), data));
-        return executeRun(
-          env,
-          prepareCompiled(compiled),
-          entrypoint,
-          states,
-          runOptions,
-          stream,
-          runId,
-          hashDag(compiled.dag),
-        );
+        return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashDag(compiled.dag));
       });
       result.then(
         () => stream.close(),

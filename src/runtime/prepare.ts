@@ -1,5 +1,5 @@
 import type { Dag, DagLibrary } from '../document/model.ts';
-import { type CompiledDag, compile } from '../graph/compile.ts';
+import type { CompiledDag } from '../graph/compile.ts';
 import { timingFor } from '../policy/resolve.ts';
 import type { RuntimePolicy, TimingPolicy } from '../policy/types.ts';
 import type { NodeDefinition, NodeRegistry } from './node.ts';
@@ -15,22 +15,9 @@ export interface Prepared {
   readonly nodeIris: readonly (string | undefined)[];
 }
 
-const compiledCache = new WeakMap<Dag, CompiledDag>();
-
 /** True when `value` is already a compiled DAG rather than a model. */
-function isCompiled(value: Dag | CompiledDag): value is CompiledDag {
+export function isCompiled(value: Dag | CompiledDag): value is CompiledDag {
   return 'byKey' in value && 'placements' in value && 'dag' in value;
-}
-
-/** Compiles a model once (cached per model object); a compiled DAG is returned as is. */
-export function compiledOf(dag: Dag | CompiledDag): CompiledDag {
-  if (isCompiled(dag)) return dag;
-  let compiled = compiledCache.get(dag);
-  if (compiled === undefined) {
-    compiled = compile(dag);
-    compiledCache.set(dag, compiled);
-  }
-  return compiled;
 }
 
 /** Resolves timing and nodes of every placement of a compiled DAG for one dispatcher. */
@@ -53,7 +40,7 @@ export function prepare(compiled: CompiledDag, policy: RuntimePolicy, registry: 
  * lacks, following embedded documents.
  */
 export function missingParts(
-  compiled: CompiledDag,
+  root: Dag,
   registry: NodeRegistry,
   library: DagLibrary | undefined,
 ): { nodes: string[]; dags: string[] } {
@@ -74,6 +61,6 @@ export function missingParts(
       }
     }
   };
-  walk(compiled.dag);
+  walk(root);
   return { nodes: [...nodes].sort(), dags: [...dags].sort() };
 }
