@@ -8,6 +8,8 @@ export type ProblemCode =
   | 'E_FILE_NOT_FOUND'
   | 'E_FILE_READ'
   | 'E_JSON_SYNTAX'
+  | 'E_TOO_DEEP'
+  | 'E_TOO_LARGE'
   | 'E_JSONLD'
   | 'E_CONTEXT_REFUSED'
   | 'E_JSONLD_LOSSY'
@@ -32,8 +34,10 @@ export type ProblemCode =
   | 'E_UNKNOWN_OUTPUT'
   | 'E_UNKNOWN_DAG'
   | 'E_EMBED_CYCLE'
+  | 'E_AMBIGUOUS_DAG'
   | 'E_POLICY'
   | 'W_UNUSED_BUDGET'
+  | 'W_DUPLICATE_ID'
   | 'W_UNROUTED_OUTPUT'
   | 'W_NO_COMPLETED_TERMINAL';
 

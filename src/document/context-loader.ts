@@ -18,7 +18,7 @@ const CONTEXT_FILE = new URL('../../schemas/context.v1.jsonld', import.meta.url)
 let cachedContext: object | undefined;
 
 /** The parsed `schemas/context.v1.jsonld` document (read once, then cached). */
-function contextDocument(): object {
+export function contextDocument(): object {
   cachedContext ??= JSON.parse(readFileSync(CONTEXT_FILE, 'utf8')) as object;
   return cachedContext;
 }

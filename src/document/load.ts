@@ -3,15 +3,17 @@
  * context IRI) takes a fast path with no JSON-LD processing; every other JSON-LD form is normalised first.
  * User mistakes are returned as problems, never thrown.
  */
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Problem, problem } from '../errors.ts';
 import { CONTEXT_IRI, type Dag, type DagLibrary } from './model.ts';
 import { normalise } from './normalise.ts';
 import { type Position, parseJson } from './parse-json.ts';
+import { readDocumentFile } from './read-file.ts';
 import { validateSchema } from './schema.ts';
 import { sourcePointer } from './source-pointer.ts';
 import { toModel } from './to-model.ts';
+import { writtenJsonLdPointer } from './written-jsonld.ts';
 
 export { toModel } from './to-model.ts';
 
@@ -25,8 +27,8 @@ export interface LoadResult {
   /** Maps a JSON pointer into the document as written to its line and column. */
   locate(pointer: string): Position | undefined;
   /**
-   * Maps a pointer into the model (as analysis reports them) to the pointer of that value as written;
-   * undefined for documents normalised by JSON-LD, whose written form has no such pointers.
+   * Maps a pointer into the model (as analysis reports them) to the pointer of that value as written, in
+   * any JSON-LD form; undefined when the value is not written (a default the author left out).
    */
   writtenPointer(modelPointer: string): string | undefined;
 }
@@ -40,8 +42,18 @@ function isCanonical(value: unknown): boolean {
   return record['@context'] === CONTEXT_IRI && !('@graph' in record);
 }
 
+/** A load that stopped before a model: `problems` say why. */
+function failed(
+  problems: readonly Problem[],
+  form: LoadResult['form'],
+  locate: LoadResult['locate'],
+): LoadResult {
+  return { dag: undefined, problems, form, locate, writtenPointer: NOWHERE };
+}
+
 /**
- * Loads a DAG document from its text; `file` is only used to label problems.
+ * Loads a DAG document from its text; `file` is only used to label problems. Never throws for any text: a
+ * failure inside a parser or the JSON-LD processor is one problem.
  *
  * @example
  * ```ts
@@ -50,48 +62,84 @@ function isCanonical(value: unknown): boolean {
  * ```
  */
 export async function loadDagText(text: string, file?: string): Promise<LoadResult> {
+  try {
+    return await loadParsed(text, file);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return failed(
+      [
+        problem(
+          'E_JSONLD',
+          `cannot load this document: ${message.replace(/\s+/g, ' ').slice(0, 200)} — write it in the canonical compact form (see schemas/dag.schema.json)`,
+          file === undefined ? {} : { file },
+        ),
+      ],
+      'jsonld',
+      NOWHERE,
+    );
+  }
+}
+
+async function loadParsed(text: string, file: string | undefined): Promise<LoadResult> {
   const where = file === undefined ? {} : { file };
   const parsed = parseJson(text, file);
-  if (parsed.problems.length > 0) {
-    return {
-      dag: undefined,
-      problems: parsed.problems,
-      form: 'canonical',
-      locate: parsed.locate,
-      writtenPointer: NOWHERE,
-    };
+  if (parsed.problems.length > 0) return failed(parsed.problems, 'canonical', parsed.locate);
+  const raw = parsed.value;
+  if (isCanonical(raw)) {
+    const problems = validateSchema(raw, { ...where, locate: parsed.locate });
+    if (problems.length === 0) {
+      const dag = toModel(raw as object);
+      const writtenPointer = (pointer: string) => sourcePointer(raw, dag, pointer);
+      return { dag, problems, form: 'canonical', locate: parsed.locate, writtenPointer };
+    }
+    // The same graph may use JSON-LD the schema does not describe (typed literals, `"@type": ["Dag"]`, a
+    // single value for a set): it loads through the JSON-LD path. When that fails too, the problems of the
+    // document as written are the ones to show.
+    const normalised = await normalise(raw, file);
+    if (normalised.canonical && validateSchema(normalised.canonical).length === 0) {
+      return fromNormalised(raw, normalised.canonical, parsed.locate, where);
+    }
+    return failed(problems, 'canonical', parsed.locate);
   }
-  if (isCanonical(parsed.value)) {
-    const problems = validateSchema(parsed.value, { ...where, locate: parsed.locate });
-    const dag = problems.length === 0 ? toModel(parsed.value as object) : undefined;
-    const writtenPointer = (pointer: string) => (dag ? sourcePointer(parsed.value, dag, pointer) : undefined);
-    return { dag, problems, form: 'canonical', locate: parsed.locate, writtenPointer };
-  }
-  const normalised = await normalise(parsed.value, file);
+  const normalised = await normalise(raw, file);
   if (!normalised.canonical) {
-    // The JSON-LD processor's problems point into the document as written, so they can carry its positions.
+    // The JSON-LD path's problems point into the document as written, so they can carry its positions.
     const problems = normalised.problems.map((p) => {
       const position = p.pointer === undefined || p.line !== undefined ? undefined : parsed.locate(p.pointer);
       return position ? { ...p, ...position } : p;
     });
-    return {
-      dag: undefined,
-      problems,
-      form: 'jsonld',
-      locate: parsed.locate,
-      writtenPointer: NOWHERE,
-    };
+    return failed(problems, 'jsonld', parsed.locate);
   }
-  const problems = validateSchema(normalised.canonical, {
-    ...where,
-    prefix: 'in the normalised compact form, ',
+  return fromNormalised(raw, normalised.canonical, parsed.locate, where);
+}
+
+/** The model of a normalised document, with problems and pointers mapped back to the document as written. */
+function fromNormalised(
+  raw: unknown,
+  canonical: Record<string, unknown>,
+  locate: LoadResult['locate'],
+  where: { file?: string },
+): LoadResult {
+  // The schema's pointers refer to the normalised form; each problem is moved to where the value is written.
+  const problems = validateSchema(canonical, where).map((p) => {
+    const pointer = writtenJsonLdPointer(raw, canonical, p.pointer ?? '');
+    const { line: _line, column: _column, ...rest } = p;
+    return {
+      ...rest,
+      message: `in the normalised compact form, ${p.message}`,
+      pointer,
+      ...(locate(pointer) ?? {}),
+    };
   });
-  const dag = problems.length === 0 ? toModel(normalised.canonical) : undefined;
-  return { dag, problems, form: 'jsonld', locate: parsed.locate, writtenPointer: NOWHERE };
+  if (problems.length > 0) return failed(problems, 'jsonld', locate);
+  const dag = toModel(canonical);
+  const writtenPointer = (pointer: string) => writtenJsonLdPointer(raw, dag, pointer);
+  return { dag, problems, form: 'jsonld', locate, writtenPointer };
 }
 
 /**
- * Reads and loads a DAG document file; a missing or unreadable file is a problem, not an exception.
+ * Reads and loads a DAG document file; a missing, unreadable, special (FIFO, device) or oversized file is a
+ * problem, not an exception.
  *
  * @example
  * ```ts
@@ -99,38 +147,37 @@ export async function loadDagText(text: string, file?: string): Promise<LoadResu
  * ```
  */
 export async function loadDagFile(path: string): Promise<LoadResult> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const found = code !== 'ENOENT' && code !== 'ENOTDIR';
-    const message = found
-      ? `cannot read ${path}: ${(error as Error).message} — check its permissions and that it is a file`
-      : `no such file: ${path} — check the path`;
-    return {
-      dag: undefined,
-      problems: [problem(found ? 'E_FILE_READ' : 'E_FILE_NOT_FOUND', message, { file: path })],
-      form: 'canonical',
-      locate: NOWHERE,
-      writtenPointer: NOWHERE,
-    };
-  }
-  return loadDagText(text, path);
+  const read = await readDocumentFile(path);
+  if ('problem' in read) return failed([read.problem], 'canonical', NOWHERE);
+  return loadDagText(read.text, path);
+}
+
+/** True for a regular file, also through a symbolic link; FIFOs, sockets and devices are not documents. */
+async function isRegularFile(path: string): Promise<boolean> {
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
 }
 
 async function jsonLdFilesUnder(folder: string): Promise<string[]> {
-  const entries = await readdir(folder, { withFileTypes: true });
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
   const files: string[] = [];
   for (const entry of entries) {
     const path = join(folder, entry.name);
+    // A symbolic link to a folder is not followed: it could lead out of the folder or round in a loop.
     if (entry.isDirectory()) files.push(...(await jsonLdFilesUnder(path)));
-    else if (entry.name.endsWith('.jsonld')) files.push(path);
+    else if (
+      entry.name.endsWith('.jsonld') &&
+      (entry.isFile() || (entry.isSymbolicLink() && (await isRegularFile(path))))
+    ) {
+      files.push(path);
+    }
   }
   return files;
 }
 
-/** The files named by `paths`, with each folder replaced by its `*.jsonld` files (recursively, sorted). */
+/**
+ * The files named by `paths`, with each folder replaced by its `*.jsonld` regular files (recursively, sorted;
+ * links to folders are not followed). A path named on its own is kept whatever it is, so that it is reported.
+ */
 export async function expandPaths(paths: readonly string[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {

@@ -1,7 +1,7 @@
 /**
  * The in-memory model of a DAG document: the canonical compact JSON-LD form with defaults filled in,
- * `@id` as `id`, and every list in a canonical order (placements by key, routes by output), so that two
- * JSON-LD forms of the same graph give deep-equal models.
+ * `@id` as `id`, IRIs in full, and every set in a canonical order (placements by key, routes by output), so
+ * that two JSON-LD forms of the same graph give deep-equal models. Entrypoints keep their written order.
  */
 
 /** The IRI of the published JSON-LD context, served from `schemas/context.v1.jsonld` by the local loader. */
@@ -112,12 +112,12 @@ export type PlacementKind = Placement['kind'];
 
 /** A loaded DAG document. */
 export interface Dag {
-  /** The document's `@id`: an absolute IRI. */
+  /** The document's `@id`: an absolute IRI, written in full (`sy:x` becomes the vocabulary IRI). */
   readonly id: string;
   readonly name: string;
   readonly version: string;
   readonly description?: string;
-  /** Sorted. */
+  /** In the order written (a JSON-LD list): the first is where a run starts by default. */
   readonly entrypoints: readonly string[];
   /** Sorted by name. */
   readonly budgets: readonly Budget[];

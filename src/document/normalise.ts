@@ -4,7 +4,9 @@
  * compact form that the schema and the model expect.
  */
 import { type Problem, problem } from '../errors.ts';
+import { refusedContexts } from './context-refs.ts';
 import { compactDag, expand, frameDag, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
+import { droppedByFraming } from './lossless.ts';
 import { CONTEXT_IRI } from './model.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -28,9 +30,8 @@ function nativeLiterals(value: unknown): unknown {
     }
     if (node['@type'] === `${XSD}string`) return { '@value': literal };
   }
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(node)) out[key] = nativeLiterals(inner);
-  return out;
+  // fromEntries defines each key as an own property, whatever its name.
+  return Object.fromEntries(Object.entries(node).map(([key, inner]) => [key, nativeLiterals(inner)]));
 }
 
 /** The JSON pointer of the first property named `name` in `value`, depth first. */
@@ -46,24 +47,42 @@ function findProperty(value: unknown, name: string, at = ''): string | undefined
   return undefined;
 }
 
-/** Where the top-level context names the URL a refusal message quotes: `/@context` or `/@context/<i>`. */
-function contextPointer(raw: unknown, message: string): string | undefined {
-  const context = (raw as { '@context'?: unknown } | null)?.['@context'];
-  if (typeof context === 'string') return message.includes(context) ? '/@context' : undefined;
-  if (!Array.isArray(context)) return undefined;
-  const index = context.findIndex((entry) => typeof entry === 'string' && message.includes(` ${entry} `));
-  return index < 0 ? '/@context' : `/@context/${index}`;
+/** The pointer of the first string equal to `text` inside any `@context` of the document, else `/@context`. */
+function contextPointer(raw: unknown, text: unknown): string {
+  if (typeof text !== 'string') return '/@context';
+  const stack: { value: unknown; pointer: string; inContext: boolean }[] = [
+    { value: raw, pointer: '', inContext: false },
+  ];
+  while (stack.length > 0) {
+    const { value, pointer, inContext } = stack.pop() as (typeof stack)[number];
+    if (inContext && value === text) return pointer;
+    if (value === null || typeof value !== 'object') continue;
+    const entries = Array.isArray(value)
+      ? value.map((v, i) => [String(i), v] as const)
+      : Object.entries(value);
+    for (const [key, inner] of entries) {
+      const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      stack.push({ value: inner, pointer: at, inContext: inContext || key === '@context' });
+    }
+  }
+  return '/@context';
 }
 
 function jsonLdProblem(error: unknown, raw: unknown, file: string | undefined): Problem {
   const where = file === undefined ? {} : { file };
   const refused = switchyardCause(error);
+  const details = (error as { details?: { code?: unknown; context?: unknown; term?: unknown } } | null)
+    ?.details;
   if (refused?.code === 'E_CONTEXT_REFUSED') {
-    const pointer = contextPointer(raw, refused.message);
+    const url = /context (\S+) is not served/.exec(refused.message)?.[1];
+    return problem('E_CONTEXT_REFUSED', refused.message, { ...where, pointer: contextPointer(raw, url) });
+  }
+  if (details?.code === 'invalid scoped context' && typeof details.term === 'string') {
+    const pointer = findProperty(raw, details.term);
     return problem(
-      'E_CONTEXT_REFUSED',
-      refused.message,
-      pointer === undefined ? where : { ...where, pointer },
+      'E_JSONLD',
+      `the scoped context of term '${details.term}' is not valid — write it as an object of term definitions`,
+      { ...where, pointer: pointer ?? '/@context' },
     );
   }
   const event = safeModeEvent(error);
@@ -80,13 +99,14 @@ function jsonLdProblem(error: unknown, raw: unknown, file: string | undefined): 
     return problem(
       'E_JSONLD_LOSSY',
       `a JSON-LD processor would drop part of this document (${event.code}: ${event.message}) — write it with the terms of the Switchyard context`,
-      where,
+      { ...where, pointer: '' },
     );
   }
+  const term = typeof details?.term === 'string' ? findProperty(raw, details.term) : undefined;
   return problem(
     'E_JSONLD',
-    `not valid JSON-LD: ${oneLine(error)} — fix the document's JSON-LD structure`,
-    where,
+    `not valid JSON-LD: ${oneLine(error).slice(0, 300)} — fix the document's JSON-LD structure`,
+    { ...where, pointer: term ?? '' },
   );
 }
 
@@ -108,9 +128,14 @@ function dagNodes(framed: Record<string, unknown>): Record<string, unknown>[] {
  */
 export async function normalise(raw: unknown, file?: string): Promise<Normalised> {
   const where = file === undefined ? {} : { file };
+  const refused = refusedContexts(raw, file);
+  if (refused.length > 0) return { canonical: undefined, problems: refused };
   let framed: Record<string, unknown>;
   try {
     const expanded = nativeLiterals(await expand(raw)) as unknown[];
+    // Framing keeps only what the Dag node reaches: anything else would be dropped without a word.
+    const dropped = droppedByFraming(expanded, raw, file);
+    if (dropped.length > 0) return { canonical: undefined, problems: dropped };
     // One top-level node means the placements and routes are nested in it: compaction is enough, and several
     // times faster than framing, which is kept for flattened documents whose nodes refer to each other by id.
     framed = expanded.length === 1 ? await compactDag(expanded) : await frameDag(expanded);
@@ -125,7 +150,7 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
         problem(
           'E_JSONLD',
           `no node of type Dag — give the document's top node "@type": "Dag" (the term of ${CONTEXT_IRI})`,
-          where,
+          { ...where, pointer: '' },
         ),
       ],
     };
@@ -141,7 +166,7 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
           // The nodes of a document with several usually stand in its top-level @graph.
           Array.isArray((raw as { '@graph'?: unknown } | null)?.['@graph'])
             ? { ...where, pointer: '/@graph' }
-            : where,
+            : { ...where, pointer: '' },
         ),
       ],
     };

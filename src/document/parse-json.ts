@@ -11,6 +11,7 @@ import {
   printParseErrorCode,
 } from 'jsonc-parser';
 import { type Problem, problem } from '../errors.ts';
+import { firstTooDeep, MAX_DOCUMENT_DEPTH } from './limits.ts';
 
 /** A 1-based position in a text. */
 export interface Position {
@@ -99,16 +100,35 @@ export function locator(text: string): Locate {
   };
 }
 
+/** Options of {@link parseJson}. */
+export interface ParseOptions {
+  /** Deepest nesting of arrays and objects accepted; default {@link MAX_DOCUMENT_DEPTH}. */
+  readonly maxDepth?: number;
+}
+
 /**
- * Parses `text` as strict JSON (no comments, no trailing commas); every syntax error is a problem.
+ * Parses `text` as strict JSON (no comments, no trailing commas); every syntax error is a problem. Text that
+ * nests deeper than `maxDepth` is refused with one `E_TOO_DEEP` problem before any parser sees it, so no
+ * input can exhaust the stack of the parsers, the schema or the JSON-LD processor downstream.
  *
  * @example
  * ```ts
  * const { value, problems } = parseJson('{"a": 1,}', 'a.json'); // problems[0].code === 'E_JSON_SYNTAX'
  * ```
  */
-export function parseJson(text: string, file?: string): ParsedJson {
+export function parseJson(text: string, file?: string, options: ParseOptions = {}): ParsedJson {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const maxDepth = options.maxDepth ?? MAX_DOCUMENT_DEPTH;
+  const deep = firstTooDeep(source, maxDepth);
+  if (deep) {
+    const { line, column } = positionsOf(source)(deep.offset);
+    const message = `nested more than ${maxDepth} levels deep at ${line}:${column} — a document nests its arrays and objects at most ${maxDepth} deep; flatten the data`;
+    return {
+      value: undefined,
+      problems: [problem('E_TOO_DEEP', message, { line, column, ...(file === undefined ? {} : { file }) })],
+      locate: () => undefined,
+    };
+  }
   // The built-in parser accepts exactly strict JSON and is several times faster; the tolerant parser only
   // runs to describe what is wrong, with positions.
   try {

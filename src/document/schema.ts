@@ -7,6 +7,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
 import { type Problem, problem } from '../errors.ts';
+import { clip, MAX_SCHEMA_PROBLEMS, quote } from './limits.ts';
 import type { Locate } from './parse-json.ts';
 
 const SCHEMA_FILE = new URL('../../schemas/dag.schema.json', import.meta.url);
@@ -53,8 +54,11 @@ function show(pointer: string): string {
 }
 
 function list(values: readonly unknown[]): string {
-  return values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+  return values.map((v) => (typeof v === 'string' ? v : quote(v))).join(', ');
 }
+
+/** Pointer segments that would reach an object's prototype when followed in item data. */
+const PROTOTYPE_SEGMENT = /(^|\/)(__proto__|constructor|prototype)(\/|$)/;
 
 /** The placement kinds the schema's discriminated union allows. */
 function placementKinds(schema: SchemaNode): string[] {
@@ -73,7 +77,7 @@ function describe(error: ErrorObject, schema: SchemaNode): { pointer: string; te
       const allowed = Object.keys((parent.properties ?? {}) as SchemaNode);
       return {
         pointer: `${at}/${escapeSegment(name)}`,
-        text: `${show(at)}: unknown property '${name}' — remove it or check its spelling; allowed: ${list(allowed)}`,
+        text: `${show(at)}: unknown property '${clip(name)}' — remove it or check its spelling; allowed: ${list(allowed)}`,
       };
     }
     case 'required':
@@ -88,37 +92,57 @@ function describe(error: ErrorObject, schema: SchemaNode): { pointer: string; te
       }
       return {
         pointer: `${at}/kind`,
-        text: `${show(at)}: unknown kind ${JSON.stringify(params.tagValue)} — use one of ${list(kinds)}`,
+        text: `${show(at)}: unknown kind ${quote(params.tagValue)} — use one of ${list(kinds)}`,
       };
     }
     case 'enum':
       return {
         pointer: at,
-        text: `${show(at)}: ${JSON.stringify(error.data)} is not allowed — use one of ${list(params.allowedValues as unknown[])}`,
+        text: `${show(at)}: ${quote(error.data)} is not allowed — use one of ${list(params.allowedValues as unknown[])}`,
       };
     case 'const':
       return {
         pointer: at,
-        text: `${show(at)}: must be exactly ${JSON.stringify(params.allowedValue)} — write it so`,
+        text: `${show(at)}: must be exactly ${quote(params.allowedValue)} — write it so`,
       };
     case 'type':
       return {
         pointer: at,
-        text: `${show(at)}: must be ${String(params.type)}, not ${JSON.stringify(error.data)} — change its type`,
+        text: `${show(at)}: must be ${String(params.type)}, not ${quote(error.data)} — change its type`,
       };
     case 'pattern': {
+      if (
+        typeof error.data === 'string' &&
+        PROTOTYPE_SEGMENT.test(error.data) &&
+        /pointer/i.test(String(parent.description))
+      ) {
+        return {
+          pointer: at,
+          text: `${show(at)}: the pointer ${quote(error.data)} names __proto__, constructor or prototype, which would reach the prototype of every object — rename that field of the item data`,
+        };
+      }
       const what =
         typeof parent.description === 'string' ? parent.description : `must match ${String(params.pattern)}`;
-      return { pointer: at, text: `${show(at)}: ${JSON.stringify(error.data)} is malformed — ${what}` };
+      return { pointer: at, text: `${show(at)}: ${quote(error.data)} is malformed — ${what}` };
     }
     case 'minLength':
     case 'minItems':
       return { pointer: at, text: `${show(at)}: must not be empty — fill it in` };
+    case 'maxLength':
+      return {
+        pointer: at,
+        text: `${show(at)}: longer than ${String(params.limit)} characters — shorten it`,
+      };
+    case 'uniqueItems':
+      return {
+        pointer: at,
+        text: `${show(at)}: items ${String(params.j)} and ${String(params.i)} are the same — write each once`,
+      };
     case 'minimum':
     case 'maximum':
       return {
         pointer: at,
-        text: `${show(at)}: ${JSON.stringify(error.data)} is out of range — it ${error.message ?? 'is out of range'}`,
+        text: `${show(at)}: ${quote(error.data)} is out of range — it ${error.message ?? 'is out of range'}`,
       };
     case 'oneOf': {
       const branches = (parent.oneOf ?? []) as SchemaNode[];
@@ -165,7 +189,18 @@ export function validateSchema(document: unknown, context: SchemaContext = {}): 
   if (validate(document)) return [];
   const seen = new Set<string>();
   const problems: Problem[] = [];
-  for (const error of withoutBranchNoise(validate.errors ?? [])) {
+  const errors = withoutBranchNoise(validate.errors ?? []);
+  for (const error of errors) {
+    if (problems.length === MAX_SCHEMA_PROBLEMS) {
+      problems.push(
+        problem(
+          'E_SCHEMA',
+          `and more schema problems not shown (at most ${MAX_SCHEMA_PROBLEMS} are listed) — fix those above first`,
+          context.file === undefined ? {} : { file: context.file },
+        ),
+      );
+      break;
+    }
     const { pointer, text } = describe(error, schema);
     const message = context.prefix === undefined ? text : `${context.prefix}${text}`;
     if (seen.has(message)) continue;

@@ -1,17 +1,19 @@
 /**
- * From a schema-valid canonical document to the model: defaults filled in, `@id` as `id`, and every list
- * (including JSON-LD sets) in canonical order, so that any form of the same graph gives a deep-equal model.
+ * From a schema-valid canonical document to the model: defaults filled in, `@id` as `id`, IRIs written in
+ * full, and every JSON-LD set in canonical order, so that any form of the same graph gives a deep-equal model.
+ * Entrypoints are an ordered JSON-LD list: their order is part of the graph, and the first is the default.
  */
-import type {
-  Budget,
-  Dag,
-  GatherRequirement,
-  Mapping,
-  Placement,
-  PlacementKind,
-  Reducer,
-  Route,
-  RouteKind,
+import {
+  type Budget,
+  type Dag,
+  type GatherRequirement,
+  type Mapping,
+  type Placement,
+  type PlacementKind,
+  type Reducer,
+  type Route,
+  type RouteKind,
+  VOCAB_IRI,
 } from './model.ts';
 
 type Json = Record<string, unknown>;
@@ -24,6 +26,23 @@ function compareStrings(a: string, b: string): number {
 function sortedSet(values: unknown): string[] {
   const strings = Array.isArray(values) ? values.map(String) : [];
   return [...new Set(strings)].sort(compareStrings);
+}
+
+/** The written order with repeats dropped: the first occurrence keeps its place. */
+function orderedSet(values: unknown): string[] {
+  return [...new Set(Array.isArray(values) ? values.map(String) : [])];
+}
+
+/**
+ * An IRI in full: `sy:x` is the compact IRI of the vocabulary namespace, which a JSON-LD processor expands
+ * (and compaction writes back), so the model holds `https://w3id.org/switchyard/vocab#x` for either spelling.
+ */
+export function fullIri(value: string): string {
+  return value.startsWith('sy:') && !value.startsWith('sy://') ? `${VOCAB_IRI}${value.slice(3)}` : value;
+}
+
+function iri(value: unknown): string | undefined {
+  return value === undefined ? undefined : fullIri(String(value));
 }
 
 function records(values: unknown): Json[] {
@@ -73,14 +92,14 @@ function toPlacement(raw: Json): Placement {
   const routes = kind === 'terminal' || kind === 'phase' ? [] : sortRoutes(records(raw.routes).map(toRoute));
   switch (kind) {
     case 'task':
-      return { ...base, kind, node: String(raw.node), routes };
+      return { ...base, kind, node: fullIri(String(raw.node)), routes };
     case 'scatter':
       return {
         ...base,
         kind,
         items: String(raw.items),
-        ...optional('node', str(raw.node)),
-        ...optional('dag', str(raw.dag)),
+        ...optional('node', iri(raw.node)),
+        ...optional('dag', iri(raw.dag)),
         routes,
       };
     case 'gather':
@@ -97,7 +116,7 @@ function toPlacement(raw: Json): Placement {
       return {
         ...base,
         kind,
-        dag: String(raw.dag),
+        dag: fullIri(String(raw.dag)),
         input: toMappings(raw.input),
         result: toMappings(raw.result),
         routes,
@@ -105,7 +124,7 @@ function toPlacement(raw: Json): Placement {
     case 'terminal':
       return { ...base, kind, outcome: raw.outcome as 'completed' | 'failed', routes };
     case 'phase':
-      return { ...base, kind, when: raw.when as 'pre' | 'post', node: String(raw.node), routes };
+      return { ...base, kind, when: raw.when as 'pre' | 'post', node: fullIri(String(raw.node)), routes };
   }
 }
 
@@ -114,7 +133,7 @@ function toBudget(raw: Json): Budget {
 }
 
 /**
- * Builds the model of a schema-valid canonical document (defaults filled in, lists sorted).
+ * Builds the model of a schema-valid canonical document (defaults filled in, IRIs in full, sets sorted).
  *
  * @example
  * ```ts
@@ -124,11 +143,11 @@ function toBudget(raw: Json): Budget {
 export function toModel(canonical: object): Dag {
   const doc = canonical as Json;
   return {
-    id: String(doc['@id']),
+    id: fullIri(String(doc['@id'])),
     name: String(doc.name),
     version: String(doc.version),
     ...optional('description', str(doc.description)),
-    entrypoints: sortedSet(doc.entrypoints),
+    entrypoints: orderedSet(doc.entrypoints),
     budgets: records(doc.budgets)
       .map(toBudget)
       .sort((a, b) => compareStrings(a.name, b.name)),

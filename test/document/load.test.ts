@@ -32,7 +32,7 @@ describe('shipped DAGs', () => {
 });
 
 describe('toModel', () => {
-  it('fills in defaults and sorts every list', () => {
+  it('fills in defaults, sorts every set and keeps the entrypoints in the order written', () => {
     const dag = toModel({
       '@id': 'urn:x',
       name: 'x',
@@ -63,7 +63,7 @@ describe('toModel', () => {
         { key: 'end', kind: 'terminal', outcome: 'completed' },
       ],
     });
-    expect(dag.entrypoints).toEqual(['a', 'b']);
+    expect(dag.entrypoints).toEqual(['b', 'a']);
     expect(dag.budgets.map((b) => b.name)).toEqual(['a', 'z']);
     expect(dag.placements.map((p) => p.key)).toEqual(['e', 'end', 'g']);
     const [embed, end, gather] = dag.placements;

@@ -191,7 +191,7 @@ describe('schema problems', () => {
     ]);
   });
 
-  it('labels problems found after normalising without pointers into the text', async () => {
+  it('labels problems found after normalising and points at the value as written', async () => {
     const document = readJson('dags/checkout.jsonld');
     document['@context'] = [CONTEXT_IRI];
     document.version = '';
@@ -201,6 +201,6 @@ describe('schema problems', () => {
     expect(problems[0]?.message).toBe(
       'in the normalised compact form, version: must not be empty — fill it in',
     );
-    expect(problems[0]?.pointer).toBeUndefined();
+    expect(problems[0]).toMatchObject({ pointer: '/version', line: 1 });
   });
 });

@@ -1,0 +1,72 @@
+/**
+ * Finds every remote context a document refers to, wherever it stands: the top-level `@context`, a context
+ * embedded in a node, a term's scoped `@context`, or an `@import`. Only the Switchyard context is served
+ * offline, so each other reference is refused with its position before the JSON-LD processor runs.
+ */
+import { type Problem, problem } from '../errors.ts';
+import { CONTEXT_IRI } from './model.ts';
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+function segment(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** Every context reference (a URL string) inside a context value, with its pointer. */
+function contextReferences(context: unknown, at: string, found: { url: string; pointer: string }[]): void {
+  if (typeof context === 'string') {
+    found.push({ url: context, pointer: at });
+  } else if (Array.isArray(context)) {
+    context.forEach((entry, i) => {
+      contextReferences(entry, `${at}/${i}`, found);
+    });
+  } else if (isRecord(context)) {
+    const imported = context['@import'];
+    if (typeof imported === 'string') found.push({ url: imported, pointer: `${at}/@import` });
+    for (const [term, definition] of Object.entries(context)) {
+      if (isRecord(definition) && '@context' in definition) {
+        contextReferences(definition['@context'], `${at}/${segment(term)}/@context`, found);
+      }
+    }
+  }
+}
+
+/**
+ * One `E_CONTEXT_REFUSED` problem for each context the document refers to other than the Switchyard
+ * context, at the pointer where it is written.
+ *
+ * @example
+ * ```ts
+ * refusedContexts({ '@context': ['https://w3id.org/switchyard/context/v1', 'https://x.example/c'] });
+ * // [{ code: 'E_CONTEXT_REFUSED', pointer: '/@context/1', … }]
+ * ```
+ */
+export function refusedContexts(raw: unknown, file?: string): Problem[] {
+  const found: { url: string; pointer: string }[] = [];
+  const stack: { value: unknown; pointer: string }[] = [{ value: raw, pointer: '' }];
+  while (stack.length > 0) {
+    const { value, pointer } = stack.pop() as { value: unknown; pointer: string };
+    if (Array.isArray(value)) {
+      value.forEach((inner, i) => {
+        stack.push({ value: inner, pointer: `${pointer}/${i}` });
+      });
+    } else if (isRecord(value)) {
+      for (const [key, inner] of Object.entries(value)) {
+        if (key === '@context') contextReferences(inner, `${pointer}/@context`, found);
+        else stack.push({ value: inner, pointer: `${pointer}/${segment(key)}` });
+      }
+    }
+  }
+  return found
+    .filter(({ url }) => url !== CONTEXT_IRI)
+    .sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0))
+    .map(({ url, pointer }) =>
+      problem(
+        'E_CONTEXT_REFUSED',
+        `context ${url.length > 200 ? `${url.slice(0, 199)}…` : url} is not served offline: Switchyard only loads its own context (${CONTEXT_IRI}); inline the context instead`,
+        { ...(file === undefined ? {} : { file }), pointer },
+      ),
+    );
+}
