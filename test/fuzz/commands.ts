@@ -1,0 +1,246 @@
+/**
+ * Runs one fuzz case: writes its files to a folder of its own, runs `validate`, `inspect`, `hash`,
+ * `render -o out.mmd` and `run` through the CLI's `main` with captured output, and checks what every case
+ * must satisfy, returning each broken promise as a {@link Violation}.
+ */
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../src/cli/main.ts';
+import { ANOMALY, type FuzzNodeSpec } from './nodes.ts';
+import { prototypeChanges, snapshotPrototypes } from './prototypes.ts';
+import { checkRun, parseJson } from './run-checks.ts';
+
+/** What kind of promise a case broke. */
+export type ViolationKind =
+  | 'crash'
+  | 'exit-code'
+  | 'uncoded'
+  | 'pollution'
+  | 'inconsistent'
+  | 'run'
+  | 'anomaly';
+
+/** One broken promise, with the command it was seen on. */
+export interface Violation {
+  readonly kind: ViolationKind;
+  readonly command: string;
+  readonly detail: string;
+}
+
+/** One case: the files of its folder, the document the commands name, and what `run` gets. */
+export interface FuzzCase {
+  /** File contents by path relative to the case folder. */
+  readonly files: ReadonlyMap<string, string | Uint8Array>;
+  /** The document given to every command, relative to the case folder. */
+  readonly target: string;
+  readonly nodes: readonly FuzzNodeSpec[];
+  /** Seeds the nodes' behaviour and the run's jitter. */
+  readonly seed: number;
+  /** The `--input` file's text. */
+  readonly input: string;
+  /** Whether the nodes check `ctx.attempts` of prototype names on every execution. */
+  readonly probe?: boolean;
+}
+
+/** What one command did. */
+export interface CommandResult {
+  readonly name: string;
+  readonly code: number;
+  readonly out: string;
+  readonly err: string;
+  /** The message of an error `main` let escape: a bug, printed with a stack trace by the real program. */
+  readonly thrown?: string;
+}
+
+/** Everything a case did, and the promises it broke. */
+export interface CaseReport {
+  readonly results: readonly CommandResult[];
+  readonly violations: readonly Violation[];
+}
+
+/** The exit codes the command line documents: success, a refusal or failed run, a usage error. */
+export const EXIT_CODES: readonly number[] = [0, 1, 2];
+
+const NODES_FACTORY = fileURLToPath(new URL('./nodes.ts', import.meta.url));
+const STACK =
+  /^\s+at |RangeError|TypeError|ReferenceError|SyntaxError: |Maximum call stack|\[object Object\]/m;
+const CODE = /\b[EW]_[A-Z][A-Z0-9_]*\b/;
+
+/** Runs `main` in process with captured output. */
+async function cli(name: string, args: readonly string[], cwd: string): Promise<CommandResult> {
+  let out = '';
+  let err = '';
+  const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
+  try {
+    const code = await main(['node', 'switchyard', ...args], {
+      out: (text) => {
+        out += line(text);
+      },
+      err: (text) => {
+        err += line(text);
+      },
+      cwd,
+      isTTY: false,
+    });
+    return { name, code, out, err };
+  } catch (error) {
+    const thrown = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    return { name, code: -1, out, err, thrown: thrown.split('\n')[0]?.slice(0, 300) ?? '' };
+  }
+}
+
+/** The promises every command keeps, whatever it was given. */
+function checkCommand(r: CommandResult, violations: Violation[]): void {
+  const add = (kind: ViolationKind, detail: string) => violations.push({ kind, command: r.name, detail });
+  if (r.thrown !== undefined) add('crash', `main threw ${r.thrown}`);
+  const stack = STACK.exec(`${r.err}\n${r.name === 'run' ? '' : r.out}`);
+  if (stack) add('crash', `output shows '${stack[0].trim()}': ${firstLineWith(r.err + r.out, stack[0])}`);
+  if (r.thrown === undefined && !EXIT_CODES.includes(r.code)) add('exit-code', `exit code ${r.code}`);
+  for (const l of r.err.split('\n')) {
+    if (l.trim() !== '' && !CODE.test(l)) add('uncoded', `stderr line without a code: ${l.slice(0, 200)}`);
+  }
+  if (r.name === 'validate') {
+    const lines = r.out.split('\n').filter((l) => l.trim() !== '' && !/ checked: /.test(l));
+    for (const l of lines)
+      if (!CODE.test(l)) add('uncoded', `problem line without a code: ${l.slice(0, 200)}`);
+  }
+  if ((r.out + r.err).includes(ANOMALY)) add('anomaly', firstLineWith(r.out + r.err, ANOMALY));
+}
+
+function firstLineWith(text: string, needle: string): string {
+  return (text.split('\n').find((l) => l.includes(needle)) ?? '').trim().slice(0, 300);
+}
+
+/** Writes the case's files into `dir`, creating folders as needed. */
+async function writeCase(dir: string, c: FuzzCase): Promise<void> {
+  for (const [path, content] of c.files) {
+    await mkdir(dirname(join(dir, path)), { recursive: true });
+    await writeFile(join(dir, path), content);
+  }
+  const module = [
+    `import { fuzzNodes } from ${JSON.stringify(NODES_FACTORY)};`,
+    `export const nodes = fuzzNodes(${JSON.stringify(c.nodes)}, ${c.seed}, ${c.probe === true});`,
+  ].join('\n');
+  await writeFile(join(dir, 'fuzz-nodes.ts'), module);
+  await writeFile(join(dir, 'input.json'), c.input);
+}
+
+/** Which commands a case runs; `run` is the slowest, so some suites leave it out. */
+export interface CaseOptions {
+  readonly run?: boolean;
+  readonly render?: boolean;
+  /** Also `validate --nodes` with the case's nodes module, so node IRIs are looked up as a run would. */
+  readonly validateWithNodes?: boolean;
+}
+
+/**
+ * Runs the commands on one case in a fresh temporary folder and checks them: no crash or stack trace, a
+ * documented exit code, a code on every refusal line, no prototype changed, and a document `validate`
+ * accepts is also inspected, hashed, rendered and run (one it refuses, none of them).
+ */
+export async function runCase(c: FuzzCase, options: CaseOptions = {}): Promise<CaseReport> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchyard-fuzz-'));
+  const violations: Violation[] = [];
+  const results: CommandResult[] = [];
+  const before = snapshotPrototypes();
+  try {
+    await writeCase(dir, c);
+    const step = async (name: string, args: readonly string[]) => {
+      const r = await cli(name, args, dir);
+      results.push(r);
+      checkCommand(r, violations);
+      for (const change of prototypeChanges(before))
+        violations.push({ kind: 'pollution', command: name, detail: change });
+      return r;
+    };
+    // Absolute, as the subprocess would resolve it against its working folder: in process, `validate`
+    // resolves a relative path against process.cwd() rather than io.cwd.
+    const target = join(dir, c.target);
+    const validate = await step('validate', ['validate', target]);
+    if (options.validateWithNodes)
+      await step('validate --nodes', ['validate', target, '--nodes', 'fuzz-nodes.ts']);
+    const inspect = await step('inspect', ['inspect', target, '--json']);
+    const hash = await step('hash', ['hash', target]);
+    const render =
+      options.render === false ? undefined : await step('render', ['render', target, '-o', 'out.mmd']);
+    const run =
+      options.run === false
+        ? undefined
+        : await step('run', [
+            'run',
+            target,
+            ...[
+              '--nodes',
+              'fuzz-nodes.ts',
+              '--input',
+              '@input.json',
+              '--virtual-time',
+              '--deadline',
+              '3600000',
+            ],
+            ...['--seed', String(c.seed), '--json', '--events', 'events.jsonl'],
+          ]);
+    const inconsistent = (command: string, detail: string) =>
+      violations.push({ kind: 'inconsistent', command, detail });
+    const accepted = validate.code === 0;
+    for (const r of [inspect, hash, render, run]) {
+      if (r === undefined || r.thrown !== undefined) continue;
+      if (accepted && r.name !== 'run' && r.code !== 0)
+        inconsistent(r.name, `validate accepts but ${r.name} exits ${r.code}: ${firstLine(r.err)}`);
+      if (!accepted && validate.code === 1 && r.code === 0)
+        inconsistent(r.name, `validate refuses but ${r.name} exits 0`);
+    }
+    if (accepted && hash.code === 0) {
+      const digest = /^([0-9a-f]{64})\s/.exec(hash.out)?.[1];
+      if (digest === undefined) inconsistent('hash', `no SHA-256 in: ${firstLine(hash.out)}`);
+      const inspected = parseJson(inspect.out) as { hash?: unknown } | undefined;
+      if (inspect.code === 0 && inspected?.hash !== digest)
+        inconsistent('inspect', `inspect --json hash ${String(inspected?.hash)} is not hash's ${digest}`);
+    }
+    if (accepted && inspect.code === 0) {
+      for (const problem of boundProblems(parseJson(inspect.out))) inconsistent('inspect', problem);
+    }
+    if (run !== undefined && run.thrown === undefined && accepted) {
+      for (const v of await checkRun(dir, run, inspect)) violations.push(v);
+    }
+  } finally {
+    for (const change of prototypeChanges(before))
+      violations.push({ kind: 'pollution', command: 'after', detail: change });
+    await rm(dir, { recursive: true, force: true });
+  }
+  return { results, violations };
+}
+
+/**
+ * A document that validates has a proof that every loop ends, so each worst-case count `inspect --json`
+ * gives is a whole number, written exactly: a safe integer, or a string of digits when it is larger.
+ */
+function boundProblems(figures: unknown): string[] {
+  const f = figures as
+    | {
+        placements?: { key?: unknown; worstCaseExecutions?: unknown }[];
+        worstCaseExecutionsPerItem?: unknown;
+      }
+    | undefined;
+  const exact = (v: unknown) =>
+    (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) ||
+    (typeof v === 'string' && /^[0-9]+$/.test(v));
+  const problems: string[] = [];
+  for (const p of f?.placements ?? []) {
+    if (!exact(p.worstCaseExecutions))
+      problems.push(
+        `worst case of '${String(p.key)}' is ${JSON.stringify(p.worstCaseExecutions)}, not a whole count`,
+      );
+  }
+  if (f !== undefined && !exact(f.worstCaseExecutionsPerItem))
+    problems.push(
+      `worst case per item is ${JSON.stringify(f.worstCaseExecutionsPerItem)}, not a whole count`,
+    );
+  return problems.slice(0, 3);
+}
+
+function firstLine(text: string): string {
+  return (text.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 200);
+}
