@@ -61,7 +61,21 @@ export type RuntimeCode =
   | 'E_CANCELLED'
   | 'W_RETRY_AFTER_IGNORED';
 
-export type ErrorCode = ProblemCode | RuntimeCode;
+/** Failures of the run store: its file, its schema, its lease and the records it holds. */
+export type StoreCode =
+  | 'E_STORE_OPEN'
+  | 'E_STORE_NOT_A_DATABASE'
+  | 'E_STORE_CORRUPT'
+  | 'E_STORE_READ_ONLY'
+  | 'E_STORE_LOCKED'
+  | 'E_STORE_TOO_NEW'
+  | 'E_STORE_CONFLICT'
+  | 'E_STORE_UNKNOWN_RUN'
+  | 'E_STORE_LEASE_HELD'
+  | 'E_STORE_LEASE_LOST'
+  | 'E_STORE_CLOSED';
+
+export type ErrorCode = ProblemCode | RuntimeCode | StoreCode;
 
 /** One thing wrong (or suspicious, for warnings) with a document, with where it is and how to fix it. */
 export interface Problem {

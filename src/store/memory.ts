@@ -1,0 +1,305 @@
+/**
+ * A run store in memory, for tests and for runs that keep no history. It keeps every record as JSON text,
+ * so values are copied in and out exactly as a file store would copy them, and a caller never shares an
+ * object with it.
+ */
+import { randomUUID } from 'node:crypto';
+import { pageEvents } from './event-pages.ts';
+import { fromJsonText, toJsonText } from './json.ts';
+import { grantLease, renewedLease } from './lease.ts';
+import {
+  decodeCursor,
+  ENDED_STATUSES,
+  encodeCursor,
+  isAfter,
+  newestFirst,
+  pageSize,
+  statusFilter,
+} from './query.ts';
+import { closed, conflict, unknownRun } from './store-errors.ts';
+import type {
+  EventQuery,
+  EventRecord,
+  ItemCheckpoint,
+  ItemStatus,
+  JournalRecord,
+  Lease,
+  LeaseRequest,
+  PruneOptions,
+  PruneResult,
+  RunPage,
+  RunQuery,
+  RunRecord,
+  RunStatusUpdate,
+  RunStore,
+  StoreWrite,
+} from './types.ts';
+
+/** Everything held for one run. */
+interface RunEntry {
+  run: RunRecord;
+  readonly checkpoints: Map<string, { readonly status: ItemStatus; readonly text: string }>;
+  readonly journal: Map<string, string>;
+  /** Sorted by `seq`. */
+  readonly events: { readonly seq: number; readonly text: string }[];
+  lease: Lease | undefined;
+}
+
+/** Undoes one applied write, so a failed batch leaves nothing behind. */
+type Undo = () => void;
+
+/**
+ * Creates an empty in-memory store.
+ * @example
+ * const store = createMemoryStore();
+ * await store.commit([{ kind: 'run', run }]);
+ */
+export function createMemoryStore(): RunStore {
+  return new MemoryRunStore();
+}
+
+class MemoryRunStore implements RunStore {
+  readonly location = ':memory:';
+  private readonly runs = new Map<string, RunEntry>();
+  private open = true;
+
+  async commit(batch: readonly StoreWrite[]): Promise<void> {
+    this.check();
+    const undo: Undo[] = [];
+    try {
+      for (const write of batch) undo.push(this.apply(write));
+    } catch (error) {
+      for (let i = undo.length - 1; i >= 0; i--) (undo[i] as Undo)();
+      throw error;
+    }
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    this.check();
+    const entry = this.runs.get(runId);
+    return entry === undefined ? undefined : structuredClone(entry.run);
+  }
+
+  async listRuns(query: RunQuery = {}): Promise<RunPage> {
+    this.check();
+    const limit = pageSize(query);
+    const statuses = statusFilter(query);
+    const after = decodeCursor(query.cursor);
+    const matching = [...this.runs.values()]
+      .map((entry) => entry.run)
+      .filter(
+        (run) =>
+          (statuses === undefined || statuses.includes(run.status)) &&
+          (query.dag === undefined || run.dag.iri === query.dag) &&
+          (after === undefined || isAfter(run, after)),
+      )
+      .sort(newestFirst);
+    const runs = matching.slice(0, limit).map((run) => structuredClone(run));
+    const last = runs.at(-1);
+    return matching.length > limit && last !== undefined ? { runs, next: encodeCursor(last) } : { runs };
+  }
+
+  async getCheckpoint(runId: string, itemId: string): Promise<ItemCheckpoint | undefined> {
+    this.check();
+    const held = this.runs.get(runId)?.checkpoints.get(itemId);
+    return held === undefined ? undefined : fromJsonText<ItemCheckpoint>(held.text);
+  }
+
+  async listCheckpoints(runId: string, status?: ItemStatus): Promise<readonly ItemCheckpoint[]> {
+    this.check();
+    const held = [...(this.runs.get(runId)?.checkpoints.values() ?? [])];
+    return held
+      .filter((checkpoint) => status === undefined || checkpoint.status === status)
+      .map((checkpoint) => fromJsonText<ItemCheckpoint>(checkpoint.text));
+  }
+
+  async getJournalEntry(
+    runId: string,
+    itemPath: string,
+    stepKey: string,
+  ): Promise<JournalRecord | undefined> {
+    this.check();
+    const text = this.runs.get(runId)?.journal.get(journalKey(itemPath, stepKey));
+    return text === undefined ? undefined : fromJsonText<JournalRecord>(text);
+  }
+
+  async listJournal(runId: string, itemPath?: string): Promise<readonly JournalRecord[]> {
+    this.check();
+    const entries = [...(this.runs.get(runId)?.journal.values() ?? [])].map((text) =>
+      fromJsonText<JournalRecord>(text),
+    );
+    return itemPath === undefined ? entries : entries.filter((entry) => entry.itemPath === itemPath);
+  }
+
+  async readEvents(runId: string, query: EventQuery = {}): Promise<readonly EventRecord[]> {
+    this.check();
+    const events = this.runs.get(runId)?.events ?? [];
+    const start = query.after === undefined ? 0 : firstAbove(events, query.after);
+    const end = query.limit === undefined ? events.length : start + query.limit;
+    return events.slice(start, end).map((event) => fromJsonText<EventRecord>(event.text));
+  }
+
+  streamEvents(runId: string, after?: number, pageSize?: number): AsyncIterable<EventRecord> {
+    return pageEvents(
+      (from, limit) => this.readEvents(runId, { ...optional('after', from), limit }),
+      after,
+      pageSize,
+    );
+  }
+
+  async lastEventSeq(runId: string): Promise<number | undefined> {
+    this.check();
+    return this.runs.get(runId)?.events.at(-1)?.seq;
+  }
+
+  async acquireLease(request: LeaseRequest): Promise<Lease> {
+    this.check();
+    const entry = this.entry(request.runId, 'the lease');
+    entry.lease = grantLease(entry.lease, request, randomUUID());
+    return { ...entry.lease };
+  }
+
+  async renewLease(lease: Lease, now: number, ttlMs: number): Promise<Lease> {
+    this.check();
+    const entry = this.runs.get(lease.runId);
+    const renewed = renewedLease(entry?.lease, lease, now, ttlMs);
+    (entry as RunEntry).lease = renewed;
+    return { ...renewed };
+  }
+
+  async releaseLease(lease: Lease): Promise<void> {
+    this.check();
+    const entry = this.runs.get(lease.runId);
+    if (entry?.lease?.token === lease.token) entry.lease = undefined;
+  }
+
+  async getLease(runId: string): Promise<Lease | undefined> {
+    this.check();
+    const lease = this.runs.get(runId)?.lease;
+    return lease === undefined ? undefined : { ...lease };
+  }
+
+  async prune(options: PruneOptions): Promise<PruneResult> {
+    this.check();
+    const statuses = options.statuses ?? ENDED_STATUSES;
+    let runs = 0;
+    for (const [id, entry] of this.runs) {
+      if (entry.run.createdAt < options.olderThan && statuses.includes(entry.run.status)) {
+        this.runs.delete(id);
+        runs++;
+      }
+    }
+    return { runs, reclaimedBytes: 0 };
+  }
+
+  async close(): Promise<void> {
+    this.open = false;
+  }
+
+  private check(): void {
+    if (!this.open) throw closed(this.location);
+  }
+
+  private entry(runId: string, what: string): RunEntry {
+    const entry = this.runs.get(runId);
+    if (entry === undefined) throw unknownRun(runId, what);
+    return entry;
+  }
+
+  private apply(write: StoreWrite): Undo {
+    switch (write.kind) {
+      case 'run':
+        return this.addRun(write.run);
+      case 'run-status':
+        return this.updateStatus(write.update);
+      case 'checkpoint':
+        return this.putCheckpoint(write.checkpoint);
+      case 'journal':
+        return this.putJournal(write.entry);
+      case 'event':
+        return this.putEvent(write.event);
+    }
+  }
+
+  private addRun(run: RunRecord): Undo {
+    if (this.runs.has(run.id))
+      throw conflict(`a run with id '${run.id}' is already stored; give each run a new id`);
+    const copy = fromJsonText<RunRecord>(toJsonText(run, `run '${run.id}'`));
+    this.runs.set(run.id, {
+      run: copy,
+      checkpoints: new Map(),
+      journal: new Map(),
+      events: [],
+      lease: undefined,
+    });
+    return () => this.runs.delete(run.id);
+  }
+
+  private updateStatus(update: RunStatusUpdate): Undo {
+    const entry = this.entry(update.runId, 'the status');
+    const before = entry.run;
+    const { finishedAt: _, ...rest } = before;
+    const finished = update.finishedAt ?? before.finishedAt;
+    entry.run = {
+      ...rest,
+      status: update.status,
+      updatedAt: update.at,
+      ...optional('finishedAt', finished),
+    };
+    return () => {
+      entry.run = before;
+    };
+  }
+
+  private putCheckpoint(checkpoint: ItemCheckpoint): Undo {
+    const entry = this.entry(checkpoint.runId, `the checkpoint of item '${checkpoint.itemId}'`);
+    const text = toJsonText(checkpoint, `the checkpoint of item '${checkpoint.itemId}'`);
+    const before = entry.checkpoints.get(checkpoint.itemId);
+    entry.checkpoints.set(checkpoint.itemId, { status: checkpoint.status, text });
+    return () => {
+      if (before === undefined) entry.checkpoints.delete(checkpoint.itemId);
+      else entry.checkpoints.set(checkpoint.itemId, before);
+    };
+  }
+
+  private putJournal(record: JournalRecord): Undo {
+    const entry = this.entry(record.runId, `step '${record.stepKey}'`);
+    const key = journalKey(record.itemPath, record.stepKey);
+    if (entry.journal.has(key)) return () => {};
+    entry.journal.set(key, toJsonText(record, `step '${record.stepKey}'`));
+    return () => entry.journal.delete(key);
+  }
+
+  private putEvent(event: EventRecord): Undo {
+    const entry = this.entry(event.runId, `event ${event.seq}`);
+    const events = entry.events;
+    const at = firstAbove(events, event.seq - 1);
+    if (events[at]?.seq === event.seq) {
+      throw conflict(`event ${event.seq} of run '${event.runId}' is already stored; number each event once`);
+    }
+    events.splice(at, 0, { seq: event.seq, text: toJsonText(event, `event ${event.seq}`) });
+    return () => events.splice(at, 1);
+  }
+}
+
+/** The index of the first event whose seq is above `seq`, by binary search. */
+function firstAbove(events: readonly { readonly seq: number }[], seq: number): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((events[mid] as { seq: number }).seq <= seq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** A key for a step that no two (item, step) pairs share, whatever characters they hold. */
+function journalKey(itemPath: string, stepKey: string): string {
+  return JSON.stringify([itemPath, stepKey]);
+}
+
+/** `{ [key]: value }` when value is defined, else `{}`: for optional fields under exactOptionalPropertyTypes. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}

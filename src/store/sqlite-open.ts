@@ -1,0 +1,117 @@
+/**
+ * Opening a store file: checks made before SQLite touches it, then checks through SQLite before anything is
+ * written, then the settings and the migration. Any refusal closes the connection and leaves the file as it
+ * was.
+ */
+import { resolve } from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { SwitchyardError } from '../errors.ts';
+import { fromSqlite, readOnly, tooNew } from './sqlite-errors.ts';
+import { checkStoreFile } from './sqlite-files.ts';
+import { migrate, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.ts';
+
+/** How a store file is opened. */
+export interface SqliteStoreOptions {
+  /** Open for reading only: every write fails with `E_STORE_READ_ONLY`. Default false. */
+  readonly readonly?: boolean;
+  /** How long to wait for a lock another process holds before failing with `E_STORE_LOCKED`. Default 5000 ms. */
+  readonly busyTimeoutMs?: number;
+  /**
+   * `normal` (the default) survives a crash of the process, which is what a resume needs; `full` also
+   * survives a power cut, at the cost of a sync per transaction.
+   */
+  readonly synchronous?: 'normal' | 'full';
+  /** Check every page at open (`PRAGMA quick_check`), which takes time in proportion to the file. Default false. */
+  readonly integrityCheck?: boolean;
+}
+
+/** The options with their defaults filled in. */
+export type ResolvedSqliteOptions = Required<SqliteStoreOptions>;
+
+/** The defaults of {@link SqliteStoreOptions}. */
+export const defaultSqliteOptions: ResolvedSqliteOptions = Object.freeze({
+  readonly: false,
+  busyTimeoutMs: 5000,
+  synchronous: 'normal',
+  integrityCheck: false,
+});
+
+/** An open, checked and migrated connection. */
+export interface OpenedFile {
+  readonly db: Database;
+  readonly file: string;
+  readonly options: ResolvedSqliteOptions;
+}
+
+/** True for the path SQLite takes as a private in-memory database. */
+export function isMemoryPath(path: string): boolean {
+  return path === ':memory:';
+}
+
+/**
+ * Opens `path` as a store: refuses a file that is not a database, is corrupt, is read-only (unless opened
+ * read-only), is locked past the busy timeout, or has a newer schema; migrates an older one forward.
+ * better-sqlite3 is loaded here, on first use, so that importing the store costs nothing.
+ */
+export async function openStoreFile(path: string, options: SqliteStoreOptions = {}): Promise<OpenedFile> {
+  const resolved: ResolvedSqliteOptions = { ...defaultSqliteOptions, ...options };
+  const memory = isMemoryPath(path);
+  const file = memory ? path : resolve(path);
+  if (!memory) checkStoreFile(file, SCHEMA_VERSION, resolved.readonly);
+  const { default: Sqlite } = await import('better-sqlite3');
+  let db: Database;
+  try {
+    db = new Sqlite(file, {
+      readonly: resolved.readonly && !memory,
+      fileMustExist: resolved.readonly && !memory,
+      timeout: resolved.busyTimeoutMs,
+    });
+  } catch (error) {
+    throw fromSqlite(error, file, resolved.busyTimeoutMs);
+  }
+  try {
+    prepare(db, file, resolved);
+  } catch (error) {
+    db.close();
+    throw fromSqlite(error, file, resolved.busyTimeoutMs);
+  }
+  return { db, file, options: resolved };
+}
+
+/** Reads before it writes: only a file that passes every check gets its settings and migrations. */
+function prepare(db: Database, file: string, options: ResolvedSqliteOptions): void {
+  const version = schemaVersion(db);
+  // Parsing the schema reads page 1 whole: a damaged one fails here, before any write.
+  db.prepare('SELECT count(*) FROM sqlite_schema').get();
+  if (version > SCHEMA_VERSION) throw tooNew(file, version, SCHEMA_VERSION);
+  if (options.integrityCheck) checkIntegrity(db);
+  db.pragma('foreign_keys = ON');
+  if (db.readonly) {
+    if (version < SCHEMA_VERSION) {
+      throw readOnly(
+        file,
+        `it has schema version ${version} and needs migrating to ${SCHEMA_VERSION} (open it writable once)`,
+      );
+    }
+    return;
+  }
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+  migrate(db);
+}
+
+function checkIntegrity(db: Database): void {
+  const found = db.pragma('quick_check(1)', { simple: true });
+  if (found !== 'ok') {
+    throw Object.assign(new Error(`integrity check: ${String(found)}`), { code: 'SQLITE_CORRUPT' });
+  }
+}
+
+/** Fails with `E_STORE_READ_ONLY` when the connection cannot write. */
+export function assertWritable(db: Database, file: string): void {
+  if (db.readonly)
+    throw new SwitchyardError(
+      'E_STORE_READ_ONLY',
+      `${file} was opened read-only; open it without readonly to write runs`,
+    );
+}

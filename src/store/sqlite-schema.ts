@@ -1,0 +1,105 @@
+/**
+ * The SQLite store's tables and their history. The schema version lives in the file's `user_version`; each
+ * migration moves a file one version forward, and {@link migrate} runs the ones a file needs in one
+ * transaction, so a file is either wholly at the old version or wholly at the new one.
+ */
+import type { Database } from 'better-sqlite3';
+
+/** One step of the schema's history: the SQL that moves a file from `version - 1` to `version`. */
+export interface Migration {
+  readonly version: number;
+  readonly sql: string;
+}
+
+/**
+ * Every migration, oldest first. Version 1 holds runs, checkpoints, journal entries and events; version 2
+ * adds leases and the indexes that listing runs uses. Checkpoints and journal entries keep a rowid, so they
+ * read back in the order they were first written; an upsert keeps it.
+ */
+export const MIGRATIONS: readonly Migration[] = Object.freeze([
+  {
+    version: 1,
+    sql: `
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        dag_iri TEXT NOT NULL,
+        dag_hash TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        format_version INTEGER NOT NULL,
+        engine_version TEXT NOT NULL,
+        dag TEXT NOT NULL,
+        documents TEXT NOT NULL,
+        policy TEXT NOT NULL,
+        policy_hash TEXT NOT NULL,
+        input TEXT NOT NULL,
+        options TEXT NOT NULL
+      );
+      CREATE TABLE checkpoints (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        item_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        record TEXT NOT NULL,
+        UNIQUE (run_id, item_id)
+      );
+      CREATE TABLE journal (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        item_path TEXT NOT NULL,
+        step_key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        committed_at INTEGER NOT NULL,
+        UNIQUE (run_id, item_path, step_key)
+      );
+      CREATE TABLE events (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
+    version: 2,
+    sql: `
+      CREATE TABLE leases (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        token TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        acquired_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX runs_by_status ON runs (status, created_at DESC, id DESC);
+      CREATE INDEX runs_by_dag ON runs (dag_iri, created_at DESC, id DESC);
+      CREATE INDEX runs_by_age ON runs (created_at DESC, id DESC);
+    `,
+  },
+]);
+
+/** The schema version this program writes and the highest it can read. */
+export const SCHEMA_VERSION: number = (MIGRATIONS.at(-1) as Migration).version;
+
+/** The file's schema version (0 for a new, empty file). */
+export function schemaVersion(db: Database): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/**
+ * Moves the file forward to version `target` (the latest by default) in one immediate transaction, which also
+ * takes the write lock: a file another process holds fails here, after the busy timeout, before anything is
+ * written. Returns the version the file was at.
+ */
+export function migrate(db: Database, target: number = SCHEMA_VERSION): number {
+  const run = db.transaction(() => {
+    const from = schemaVersion(db);
+    for (const migration of MIGRATIONS) {
+      if (migration.version > from && migration.version <= target) db.exec(migration.sql);
+    }
+    if (target > from) db.pragma(`user_version = ${target}`);
+    return from;
+  });
+  return run.immediate();
+}

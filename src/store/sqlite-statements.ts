@@ -1,0 +1,83 @@
+/** The SQLite store's statements, prepared once per connection. */
+import type { Database, Statement } from 'better-sqlite3';
+
+/** Every statement the store runs, except the run listing, whose filters vary. */
+export interface Statements {
+  readonly insertRun: Statement;
+  readonly updateRunStatus: Statement;
+  readonly upsertCheckpoint: Statement;
+  readonly insertJournal: Statement;
+  readonly insertEvent: Statement;
+  readonly getRun: Statement;
+  readonly hasRun: Statement;
+  readonly getCheckpoint: Statement;
+  readonly listCheckpoints: Statement;
+  readonly listCheckpointsOfStatus: Statement;
+  readonly getJournal: Statement;
+  readonly listJournal: Statement;
+  readonly listJournalOfItem: Statement;
+  readonly readEvents: Statement;
+  readonly lastEventSeq: Statement;
+  readonly getLease: Statement;
+  readonly putLease: Statement;
+  readonly deleteLease: Statement;
+  readonly deleteRun: Statement;
+}
+
+/** Prepares {@link Statements} on `db`. */
+export function prepareStatements(db: Database): Statements {
+  return {
+    insertRun: db.prepare(
+      `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+         engine_version, dag, documents, policy, policy_hash, input, options)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateRunStatus: db.prepare(
+      'UPDATE runs SET status = ?, updated_at = ?, finished_at = coalesce(?, finished_at) WHERE id = ?',
+    ),
+    upsertCheckpoint: db.prepare(
+      `INSERT INTO checkpoints (run_id, item_id, status, record) VALUES (?, ?, ?, ?)
+       ON CONFLICT (run_id, item_id) DO UPDATE SET status = excluded.status, record = excluded.record`,
+    ),
+    insertJournal: db.prepare(
+      `INSERT INTO journal (run_id, item_path, step_key, value, committed_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (run_id, item_path, step_key) DO NOTHING`,
+    ),
+    insertEvent: db.prepare('INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)'),
+    getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
+    hasRun: db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck(),
+    getCheckpoint: db.prepare('SELECT record FROM checkpoints WHERE run_id = ? AND item_id = ?').pluck(),
+    listCheckpoints: db.prepare('SELECT record FROM checkpoints WHERE run_id = ? ORDER BY rowid').pluck(),
+    listCheckpointsOfStatus: db
+      .prepare('SELECT record FROM checkpoints WHERE run_id = ? AND status = ? ORDER BY rowid')
+      .pluck(),
+    getJournal: db.prepare('SELECT * FROM journal WHERE run_id = ? AND item_path = ? AND step_key = ?'),
+    listJournal: db.prepare('SELECT * FROM journal WHERE run_id = ? ORDER BY rowid'),
+    listJournalOfItem: db.prepare('SELECT * FROM journal WHERE run_id = ? AND item_path = ? ORDER BY rowid'),
+    readEvents: db.prepare(
+      'SELECT seq, type, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+    ),
+    lastEventSeq: db.prepare('SELECT max(seq) FROM events WHERE run_id = ?').pluck(),
+    getLease: db.prepare('SELECT * FROM leases WHERE run_id = ?'),
+    putLease: db.prepare(
+      `INSERT INTO leases (run_id, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (run_id) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host,
+         acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+    ),
+    deleteLease: db.prepare('DELETE FROM leases WHERE run_id = ? AND token = ?'),
+    deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
+  };
+}
+
+/**
+ * The run listing for a set of filters: newest first, after a page position, at most a limit. The text
+ * depends only on which filters are set and how many statuses there are, so it is prepared once per shape.
+ */
+export function runListingSql(statuses: number, dag: boolean, after: boolean): string {
+  const where: string[] = [];
+  if (statuses > 0) where.push(`status IN (${new Array(statuses).fill('?').join(', ')})`);
+  if (dag) where.push('dag_iri = ?');
+  if (after) where.push('(created_at < ? OR (created_at = ? AND id < ?))');
+  const filter = where.length === 0 ? '' : `WHERE ${where.join(' AND ')}`;
+  return `SELECT * FROM runs ${filter} ORDER BY created_at DESC, id DESC LIMIT ?`;
+}

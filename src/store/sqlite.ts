@@ -1,0 +1,290 @@
+/**
+ * The embedded run store: one SQLite file through better-sqlite3, in WAL mode, with prepared statements and
+ * one transaction per batch of writes. better-sqlite3 is synchronous; each method does its work at once and
+ * returns a settled promise, so it fits the same {@link RunStore} as stores that wait on a network.
+ */
+import { randomUUID } from 'node:crypto';
+import { statSync } from 'node:fs';
+import type { Database, Statement } from 'better-sqlite3';
+import { pageEvents } from './event-pages.ts';
+import { grantLease, renewedLease } from './lease.ts';
+import { decodeCursor, ENDED_STATUSES, encodeCursor, pageSize, statusFilter } from './query.ts';
+import { fromSqlite } from './sqlite-errors.ts';
+import {
+  assertWritable,
+  isMemoryPath,
+  type OpenedFile,
+  openStoreFile,
+  type SqliteStoreOptions,
+} from './sqlite-open.ts';
+import {
+  checkpointFromText,
+  eventFromRow,
+  type JournalRow,
+  journalFromRow,
+  type LeaseRow,
+  leaseFromRow,
+  type RunRow,
+  runFromRow,
+} from './sqlite-rows.ts';
+import { prepareStatements, runListingSql, type Statements } from './sqlite-statements.ts';
+import { applyWrite } from './sqlite-writes.ts';
+import { closed, unknownRun } from './store-errors.ts';
+import type {
+  EventQuery,
+  EventRecord,
+  ItemCheckpoint,
+  ItemStatus,
+  JournalRecord,
+  Lease,
+  LeaseRequest,
+  PruneOptions,
+  PruneResult,
+  RunPage,
+  RunQuery,
+  RunRecord,
+  RunStore,
+  StoreWrite,
+} from './types.ts';
+
+export type { SqliteStoreOptions } from './sqlite-open.ts';
+
+/**
+ * Opens (creating it and its folder when missing) the store file at `path`, or a private in-memory database
+ * for `:memory:`. Bad files are refused with one `E_STORE_*` line and left unchanged.
+ * @example
+ * const store = await openSqliteStore('.switchyard/runs.db');
+ */
+export async function openSqliteStore(
+  path: string,
+  options: SqliteStoreOptions = {},
+): Promise<SqliteRunStore> {
+  return new SqliteRunStore(await openStoreFile(path, options));
+}
+
+/** A {@link RunStore} on an SQLite file. */
+export class SqliteRunStore implements RunStore {
+  readonly location: string;
+  private readonly db: Database;
+  private readonly timeout: number;
+  private readonly sql: Statements;
+  private readonly listings = new Map<string, Statement>();
+  private open = true;
+
+  /** Use {@link openSqliteStore}, which checks and migrates the file first. */
+  constructor(opened: OpenedFile) {
+    this.db = opened.db;
+    this.location = opened.file;
+    this.timeout = opened.options.busyTimeoutMs;
+    this.sql = prepareStatements(this.db);
+  }
+
+  async commit(batch: readonly StoreWrite[]): Promise<void> {
+    this.guard(() => {
+      assertWritable(this.db, this.location);
+      this.db.transaction(() => {
+        for (const write of batch) applyWrite(this.sql, write);
+      })();
+    });
+  }
+
+  async getRun(runId: string): Promise<RunRecord | undefined> {
+    return this.guard(() => {
+      const row = this.sql.getRun.get(runId) as RunRow | undefined;
+      return row === undefined ? undefined : runFromRow(row);
+    });
+  }
+
+  async listRuns(query: RunQuery = {}): Promise<RunPage> {
+    return this.guard(() => {
+      const limit = pageSize(query);
+      const filter = statusFilter(query);
+      if (filter?.length === 0) return { runs: [] };
+      const statuses = filter ?? [];
+      const after = decodeCursor(query.cursor);
+      const params: unknown[] = [...statuses];
+      if (query.dag !== undefined) params.push(query.dag);
+      if (after !== undefined) params.push(after.createdAt, after.createdAt, after.id);
+      params.push(limit + 1);
+      const sql = runListingSql(statuses.length, query.dag !== undefined, after !== undefined);
+      let statement = this.listings.get(sql);
+      if (statement === undefined) {
+        statement = this.db.prepare(sql);
+        this.listings.set(sql, statement);
+      }
+      const rows = statement.all(...params) as RunRow[];
+      const runs = rows.slice(0, limit).map(runFromRow);
+      const last = runs.at(-1);
+      return rows.length > limit && last !== undefined ? { runs, next: encodeCursor(last) } : { runs };
+    });
+  }
+
+  async getCheckpoint(runId: string, itemId: string): Promise<ItemCheckpoint | undefined> {
+    return this.guard(() => {
+      const text = this.sql.getCheckpoint.get(runId, itemId) as string | undefined;
+      return text === undefined ? undefined : checkpointFromText(text);
+    });
+  }
+
+  async listCheckpoints(runId: string, status?: ItemStatus): Promise<readonly ItemCheckpoint[]> {
+    return this.guard(() => {
+      const texts = (
+        status === undefined
+          ? this.sql.listCheckpoints.all(runId)
+          : this.sql.listCheckpointsOfStatus.all(runId, status)
+      ) as string[];
+      return texts.map(checkpointFromText);
+    });
+  }
+
+  async getJournalEntry(
+    runId: string,
+    itemPath: string,
+    stepKey: string,
+  ): Promise<JournalRecord | undefined> {
+    return this.guard(() => {
+      const row = this.sql.getJournal.get(runId, itemPath, stepKey) as JournalRow | undefined;
+      return row === undefined ? undefined : journalFromRow(row);
+    });
+  }
+
+  async listJournal(runId: string, itemPath?: string): Promise<readonly JournalRecord[]> {
+    return this.guard(() => {
+      const rows = (
+        itemPath === undefined
+          ? this.sql.listJournal.all(runId)
+          : this.sql.listJournalOfItem.all(runId, itemPath)
+      ) as JournalRow[];
+      return rows.map(journalFromRow);
+    });
+  }
+
+  async readEvents(runId: string, query: EventQuery = {}): Promise<readonly EventRecord[]> {
+    return this.guard(() => {
+      const rows = this.sql.readEvents.all(runId, query.after ?? -Infinity, query.limit ?? -1) as {
+        seq: number;
+        type: string;
+        body: string;
+      }[];
+      return rows.map((row) => eventFromRow(runId, row));
+    });
+  }
+
+  streamEvents(runId: string, after?: number, pageSize?: number): AsyncIterable<EventRecord> {
+    return pageEvents(
+      (from, limit) => this.readEvents(runId, from === undefined ? { limit } : { after: from, limit }),
+      after,
+      pageSize,
+    );
+  }
+
+  async lastEventSeq(runId: string): Promise<number | undefined> {
+    return this.guard(() => (this.sql.lastEventSeq.get(runId) as number | null) ?? undefined);
+  }
+
+  async acquireLease(request: LeaseRequest): Promise<Lease> {
+    return this.writing(() => {
+      if (this.sql.hasRun.get(request.runId) === undefined) throw unknownRun(request.runId, 'the lease');
+      const lease = grantLease(this.leaseOf(request.runId), request, randomUUID());
+      this.putLease(lease);
+      return lease;
+    });
+  }
+
+  async renewLease(lease: Lease, now: number, ttlMs: number): Promise<Lease> {
+    return this.writing(() => {
+      const renewed = renewedLease(this.leaseOf(lease.runId), lease, now, ttlMs);
+      this.putLease(renewed);
+      return renewed;
+    });
+  }
+
+  async releaseLease(lease: Lease): Promise<void> {
+    this.writing(() => this.sql.deleteLease.run(lease.runId, lease.token));
+  }
+
+  async getLease(runId: string): Promise<Lease | undefined> {
+    return this.guard(() => this.leaseOf(runId));
+  }
+
+  async prune(options: PruneOptions): Promise<PruneResult> {
+    return this.guard(() => {
+      assertWritable(this.db, this.location);
+      const statuses = options.statuses ?? ENDED_STATUSES;
+      if (statuses.length === 0) return { runs: 0, reclaimedBytes: 0 };
+      const before = this.size();
+      const ids = this.db
+        .prepare(
+          `SELECT id FROM runs WHERE created_at < ? AND status IN (${statuses.map(() => '?').join(', ')})`,
+        )
+        .pluck()
+        .all(options.olderThan, ...statuses) as string[];
+      this.db.transaction(() => {
+        for (const id of ids) this.sql.deleteRun.run(id);
+      })();
+      // VACUUM rewrites the file without the freed pages; the checkpoint moves that into the file itself.
+      this.db.exec('VACUUM');
+      this.db.pragma('wal_checkpoint(TRUNCATE)');
+      return { runs: ids.length, reclaimedBytes: Math.max(0, before - this.size()) };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.open) return;
+    this.open = false;
+    this.db.close();
+  }
+
+  /** Bytes the store takes on disk: the file and its write-ahead log. */
+  size(): number {
+    if (isMemoryPath(this.location)) {
+      return (
+        (this.db.pragma('page_count', { simple: true }) as number) *
+        (this.db.pragma('page_size', { simple: true }) as number)
+      );
+    }
+    let bytes = statSync(this.location).size;
+    try {
+      bytes += statSync(`${this.location}-wal`).size;
+    } catch {
+      // No log: everything is in the file.
+    }
+    return bytes;
+  }
+
+  /** The schema version, journal mode and page counts, for diagnostics and tests. */
+  pragmas(): { readonly journalMode: string; readonly userVersion: number; readonly foreignKeys: boolean } {
+    return this.guard(() => ({
+      journalMode: this.db.pragma('journal_mode', { simple: true }) as string,
+      userVersion: this.db.pragma('user_version', { simple: true }) as number,
+      foreignKeys: this.db.pragma('foreign_keys', { simple: true }) === 1,
+    }));
+  }
+
+  /** Runs `fn` on an open store, turning SQLite's failures into store errors that name the file. */
+  private guard<T>(fn: () => T): T {
+    if (!this.open) throw closed(this.location);
+    try {
+      return fn();
+    } catch (error) {
+      throw fromSqlite(error, this.location, this.timeout);
+    }
+  }
+
+  /** Runs `fn` in an immediate transaction, so that a read and the write it decides are one step. */
+  private writing<T>(fn: () => T): T {
+    return this.guard(() => {
+      assertWritable(this.db, this.location);
+      return this.db.transaction(fn).immediate();
+    });
+  }
+
+  private leaseOf(runId: string): Lease | undefined {
+    const row = this.sql.getLease.get(runId) as LeaseRow | undefined;
+    return row === undefined ? undefined : leaseFromRow(row);
+  }
+
+  private putLease(lease: Lease): void {
+    this.sql.putLease.run(lease.runId, lease.token, lease.pid, lease.host, lease.acquiredAt, lease.expiresAt);
+  }
+}

@@ -1,0 +1,45 @@
+/**
+ * The errors every run store gives for the same mistakes, built in one place so that the memory and SQLite
+ * stores say the same thing. Each is one line: what is wrong, then what to do.
+ */
+import { SwitchyardError } from '../errors.ts';
+import type { Lease } from './types.ts';
+
+/** A write names a run the store does not hold. */
+export function unknownRun(runId: string, what: string): SwitchyardError {
+  return new SwitchyardError(
+    'E_STORE_UNKNOWN_RUN',
+    `cannot write ${what} of run '${runId}': the store holds no such run; write the run first`,
+  );
+}
+
+/** A write would replace a record that must stay as it was written. */
+export function conflict(message: string): SwitchyardError {
+  return new SwitchyardError('E_STORE_CONFLICT', message);
+}
+
+/** Someone else holds the run's lease and it has not expired. */
+export function leaseHeld(held: Lease): SwitchyardError {
+  return new SwitchyardError(
+    'E_STORE_LEASE_HELD',
+    `run '${held.runId}' is held by process ${held.pid} on ${held.host} until ${new Date(held.expiresAt).toISOString()}; ` +
+      'wait for that process to end (or for its lease to expire) and try again',
+  );
+}
+
+/** A renewal found the lease gone or taken over. */
+export function leaseLost(lease: Lease, now?: Lease): SwitchyardError {
+  const by = now === undefined ? 'released' : `taken over by process ${now.pid} on ${now.host}`;
+  return new SwitchyardError(
+    'E_STORE_LEASE_LOST',
+    `the lease of run '${lease.runId}' was ${by}; stop moving this run on, another process owns it`,
+  );
+}
+
+/** The store was used after `close()`. */
+export function closed(location: string): SwitchyardError {
+  return new SwitchyardError(
+    'E_STORE_CLOSED',
+    `the run store ${location} is closed; open it again to use it`,
+  );
+}

@@ -1,0 +1,400 @@
+/**
+ * The behaviour every run store must have, as one suite that each implementation's test file runs against
+ * its own store. Times come from a virtual clock, never from the wall.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isSwitchyardError } from '../../src/errors.ts';
+import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
+import type { EventRecord, RunStore } from '../../src/store/types.ts';
+import { eventWrites, makeCheckpoint, makeRun, runWrite, T0 } from './fixtures.ts';
+
+/** The code of the store error `promise` rejects with. */
+async function codeOf(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (error) {
+    if (isSwitchyardError(error)) return error.code;
+    throw error;
+  }
+  throw new Error('expected the store to refuse');
+}
+
+async function collect(events: AsyncIterable<EventRecord>): Promise<number[]> {
+  const seqs: number[] = [];
+  for await (const event of events) seqs.push(event.seq);
+  return seqs;
+}
+
+/** Runs the contract against stores made by `open`. */
+export function storeContract(name: string, open: () => Promise<RunStore>): void {
+  describe(`${name}: the RunStore contract`, () => {
+    let store: RunStore;
+    beforeEach(async () => {
+      store = await open();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    describe('runs', () => {
+      it('gives back a run as it was written, copied in and out', async () => {
+        const run = makeRun('r1');
+        await store.commit([runWrite(run)]);
+        (run.input as { topic: string }[])[0] = { topic: 'changed after commit' };
+        const read = await store.getRun('r1');
+        expect(read).toEqual(makeRun('r1'));
+        (read?.input as unknown[]).length = 0;
+        expect(await store.getRun('r1')).toEqual(makeRun('r1'));
+        expect(await store.getRun('missing')).toBeUndefined();
+      });
+
+      it('refuses a second run with the same id and keeps the first', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        expect(await codeOf(store.commit([runWrite(makeRun('r1', { status: 'failed' }))]))).toBe(
+          'E_STORE_CONFLICT',
+        );
+        expect((await store.getRun('r1'))?.status).toBe('running');
+      });
+
+      it('records status changes and when the run finished', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        await store.commit([
+          {
+            kind: 'run-status',
+            update: { runId: 'r1', status: 'completed', at: T0 + 5, finishedAt: T0 + 5 },
+          },
+        ]);
+        const read = await store.getRun('r1');
+        expect(read).toMatchObject({
+          status: 'completed',
+          updatedAt: T0 + 5,
+          finishedAt: T0 + 5,
+          createdAt: T0,
+        });
+        expect(
+          await codeOf(
+            store.commit([{ kind: 'run-status', update: { runId: 'nope', status: 'failed', at: T0 } }]),
+          ),
+        ).toBe('E_STORE_UNKNOWN_RUN');
+      });
+    });
+
+    describe('checkpoints', () => {
+      it('round-trips null-prototype state with prototype-named keys, without polluting anything', async () => {
+        await store.commit([
+          runWrite(makeRun('r1')),
+          { kind: 'checkpoint', checkpoint: makeCheckpoint('r1', '1.2/e', 3) },
+        ]);
+        const read = await store.getCheckpoint('r1', '1.2/e');
+        expect(JSON.stringify(read)).toBe(JSON.stringify(makeCheckpoint('r1', '1.2/e', 3)));
+        const data = read?.state.data as Record<string, unknown>;
+        expect(Object.keys(data)).toEqual(['__proto__', 'toString', 'constructor', 'n']);
+        expect(Object.getOwnPropertyDescriptor(data, '__proto__')?.value).toEqual({ polluted: true });
+        expect(Object.getPrototypeOf(data)).not.toHaveProperty('polluted');
+        expect(data.toString).toBe('not a function');
+        expect(Object.getOwnPropertyDescriptor(read?.state.visits, '__proto__')?.value).toBe(3);
+        expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+        expect(read?.position.frames).toEqual(makeCheckpoint('r1', '1.2/e', 3).position.frames);
+        expect(read?.position.wait).toEqual({ until: T0 + 3, reason: 'backoff' });
+      });
+
+      it('keeps the latest checkpoint per item, listed in the order items were first written', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        await store.commit([
+          { kind: 'checkpoint', checkpoint: makeCheckpoint('r1', 'b', 1) },
+          { kind: 'checkpoint', checkpoint: makeCheckpoint('r1', 'a', 1) },
+        ]);
+        const ended = {
+          ...makeCheckpoint('r1', 'b', 2),
+          status: 'ended' as const,
+          ending: { kind: 'terminal' as const, placement: 'done', outcome: 'completed' as const },
+        };
+        await store.commit([{ kind: 'checkpoint', checkpoint: ended }]);
+        expect((await store.listCheckpoints('r1')).map((c) => [c.itemId, c.position.visit])).toEqual([
+          ['b', 2],
+          ['a', 1],
+        ]);
+        expect((await store.listCheckpoints('r1', 'ended')).map((c) => c.ending)).toEqual([ended.ending]);
+        expect((await store.listCheckpoints('r1', 'waiting')).map((c) => c.itemId)).toEqual(['a']);
+        expect(await store.listCheckpoints('other')).toEqual([]);
+      });
+
+      it('applies a batch whole or not at all', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        const batch = [
+          { kind: 'checkpoint', checkpoint: makeCheckpoint('r1', '1', 1) },
+          ...eventWrites('r1', 0, 2),
+          { kind: 'checkpoint', checkpoint: makeCheckpoint('ghost', '1', 1) },
+        ] as const;
+        expect(await codeOf(store.commit(batch))).toBe('E_STORE_UNKNOWN_RUN');
+        expect(await store.getCheckpoint('r1', '1')).toBeUndefined();
+        expect(await store.readEvents('r1')).toEqual([]);
+        expect(
+          await codeOf(
+            store.commit([runWrite(makeRun('r2')), ...eventWrites('r1', 0, 1), ...eventWrites('r1', 0, 1)]),
+          ),
+        ).toBe('E_STORE_CONFLICT');
+        expect(await store.getRun('r2')).toBeUndefined();
+      });
+
+      it('refuses state that is not JSON with one line', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        const checkpoint = makeCheckpoint('r1', '1');
+        const bad = { ...checkpoint, state: { ...checkpoint.state, data: { big: 1n } } };
+        expect(await codeOf(store.commit([{ kind: 'checkpoint', checkpoint: bad }]))).toBe('E_INPUT');
+      });
+    });
+
+    describe('journal', () => {
+      it('commits each step value on its own; the first value of a step stays', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        const entry = {
+          runId: 'r1',
+          itemPath: '1',
+          stepKey: 'charge',
+          value: '{"value":1}',
+          committedAt: T0,
+        };
+        await store.commit([{ kind: 'journal', entry }]);
+        expect(await store.getJournalEntry('r1', '1', 'charge')).toEqual(entry);
+        await store.commit([
+          { kind: 'journal', entry: { ...entry, value: '{"value":2}', committedAt: T0 + 1 } },
+        ]);
+        expect(await store.getJournalEntry('r1', '1', 'charge')).toEqual(entry);
+      });
+
+      it('tells steps apart by item and key, whatever characters they hold, and lists them in commit order', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        const keys: [string, string][] = [
+          ['1', 'a/b'],
+          ['1/a', 'b'],
+          ['1', '__proto__'],
+          ['2', 'a\u0000b'],
+          ['1', 'toString'],
+        ];
+        for (const [i, [itemPath, stepKey]] of keys.entries()) {
+          await store.commit([
+            {
+              kind: 'journal',
+              entry: { runId: 'r1', itemPath, stepKey, value: String(i), committedAt: T0 + i },
+            },
+          ]);
+        }
+        expect((await store.listJournal('r1')).map((e) => e.value)).toEqual(['0', '1', '2', '3', '4']);
+        expect((await store.listJournal('r1', '1')).map((e) => e.stepKey)).toEqual([
+          'a/b',
+          '__proto__',
+          'toString',
+        ]);
+        expect((await store.getJournalEntry('r1', '1/a', 'b'))?.value).toBe('1');
+        expect(await store.getJournalEntry('r1', '1', 'constructor')).toBeUndefined();
+        expect(
+          await codeOf(
+            store.commit([
+              {
+                kind: 'journal',
+                entry: { runId: 'x', itemPath: '1', stepKey: 'k', value: '', committedAt: T0 },
+              },
+            ]),
+          ),
+        ).toBe('E_STORE_UNKNOWN_RUN');
+      });
+    });
+
+    describe('events', () => {
+      it('reads events in sequence order whatever order they were committed in', async () => {
+        await store.commit([runWrite(makeRun('r1')), runWrite(makeRun('r2'))]);
+        await store.commit(eventWrites('r1', 5, 10));
+        await store.commit(eventWrites('r1', 0, 5).reverse());
+        await store.commit(eventWrites('r2', 0, 3));
+        expect((await store.readEvents('r1')).map((e) => e.seq)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+        expect((await store.readEvents('r1', { after: 6 })).map((e) => e.seq)).toEqual([7, 8, 9]);
+        expect((await store.readEvents('r1', { after: 2, limit: 2 })).map((e) => e.seq)).toEqual([3, 4]);
+        expect((await store.readEvents('r1', { limit: 1 }))[0]).toEqual({
+          runId: 'r1',
+          seq: 0,
+          type: 'route',
+          body: { seq: 0, type: 'route', to: 'p0' },
+        });
+        expect(await store.lastEventSeq('r1')).toBe(9);
+        expect(await store.lastEventSeq('r3')).toBeUndefined();
+        expect(await codeOf(store.commit(eventWrites('r1', 9, 10)))).toBe('E_STORE_CONFLICT');
+      });
+
+      it('streams from a sequence number, page by page, including events appended meanwhile', async () => {
+        await store.commit([runWrite(makeRun('r1')), ...eventWrites('r1', 0, 7)]);
+        expect(await collect(store.streamEvents('r1', 2, 2))).toEqual([3, 4, 5, 6]);
+        const seen: number[] = [];
+        for await (const event of store.streamEvents('r1', undefined, 3)) {
+          seen.push(event.seq);
+          if (event.seq === 4) await store.commit(eventWrites('r1', 7, 9));
+        }
+        expect(seen).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8]);
+      });
+    });
+
+    describe('lease', () => {
+      const clock = () => createVirtualClock({ start: T0 });
+      const a = { pid: 101, host: 'alpha' };
+      const b = { pid: 202, host: 'beta' };
+
+      it('is held by one process at a time; a second acquire names the holder', async () => {
+        const time = clock();
+        await store.commit([runWrite(makeRun('r1'))]);
+        const lease = await store.acquireLease({ runId: 'r1', holder: a, now: time.now(), ttlMs: 1000 });
+        expect(lease).toMatchObject({
+          runId: 'r1',
+          pid: 101,
+          host: 'alpha',
+          acquiredAt: T0,
+          expiresAt: T0 + 1000,
+        });
+        await time.advance(999);
+        const refused = store.acquireLease({ runId: 'r1', holder: b, now: time.now(), ttlMs: 1000 });
+        await expect(refused).rejects.toThrow(/process 101 on alpha/);
+        expect(
+          await codeOf(store.acquireLease({ runId: 'r1', holder: a, now: time.now(), ttlMs: 1000 })),
+        ).toBe('E_STORE_LEASE_HELD');
+        expect(await store.getLease('r1')).toEqual(lease);
+      });
+
+      it('is kept by heartbeats and taken over once it stops beating', async () => {
+        const time = clock();
+        await store.commit([runWrite(makeRun('r1'))]);
+        const first = await store.acquireLease({ runId: 'r1', holder: a, now: time.now(), ttlMs: 1000 });
+        await time.advance(800);
+        const renewed = await store.renewLease(first, time.now(), 1000);
+        expect(renewed.expiresAt).toBe(T0 + 1800);
+        await time.advance(900);
+        expect(
+          await codeOf(store.acquireLease({ runId: 'r1', holder: b, now: time.now(), ttlMs: 1000 })),
+        ).toBe('E_STORE_LEASE_HELD');
+        await time.advance(100);
+        const taken = await store.acquireLease({ runId: 'r1', holder: b, now: time.now(), ttlMs: 1000 });
+        expect(taken).toMatchObject({ pid: 202, host: 'beta', acquiredAt: T0 + 1800, expiresAt: T0 + 2800 });
+        expect(taken.token).not.toBe(first.token);
+        await expect(store.renewLease(renewed, time.now(), 1000)).rejects.toThrow(
+          /taken over by process 202 on beta/,
+        );
+        await store.releaseLease(renewed);
+        expect(await store.getLease('r1')).toEqual(taken);
+      });
+
+      it('is free again once released, and a late heartbeat of an untaken lease keeps it', async () => {
+        const time = clock();
+        await store.commit([runWrite(makeRun('r1'))]);
+        const first = await store.acquireLease({ runId: 'r1', holder: a, now: time.now(), ttlMs: 100 });
+        await time.advance(500);
+        const late = await store.renewLease(first, time.now(), 100);
+        expect(late.expiresAt).toBe(T0 + 600);
+        await store.releaseLease(late);
+        expect(await store.getLease('r1')).toBeUndefined();
+        expect(await codeOf(store.renewLease(late, time.now(), 100))).toBe('E_STORE_LEASE_LOST');
+        const again = await store.acquireLease({ runId: 'r1', holder: b, now: time.now(), ttlMs: 100 });
+        expect(again.pid).toBe(202);
+        expect(
+          await codeOf(store.acquireLease({ runId: 'nope', holder: a, now: time.now(), ttlMs: 100 })),
+        ).toBe('E_STORE_UNKNOWN_RUN');
+      });
+    });
+
+    describe('listing', () => {
+      const statuses = [
+        'running',
+        'completed',
+        'failed',
+        'aborted',
+        'completed',
+        'running',
+        'completed',
+      ] as const;
+      beforeEach(async () => {
+        await store.commit(
+          statuses.map((status, i) =>
+            runWrite(
+              makeRun(`run-${i}`, {
+                status,
+                createdAt: T0 + Math.floor(i / 2),
+                dag: { iri: i % 3 === 0 ? 'urn:test:other' : 'urn:test:dag', hash: 'd'.repeat(64) },
+              }),
+            ),
+          ),
+        );
+      });
+
+      it('pages newest first without repeating or skipping a run, even when runs are added between pages', async () => {
+        const ids: string[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = await store.listRuns({ limit: 3, ...(cursor === undefined ? {} : { cursor }) });
+          ids.push(...page.runs.map((run) => run.id));
+          cursor = page.next;
+          if (pages++ === 0) await store.commit([runWrite(makeRun('late', { createdAt: T0 + 100 }))]);
+        } while (cursor !== undefined);
+        expect(ids).toEqual(['run-6', 'run-5', 'run-4', 'run-3', 'run-2', 'run-1', 'run-0']);
+        expect(pages).toBe(3);
+        expect((await store.listRuns()).runs[0]?.id).toBe('late');
+      });
+
+      it('filters by status and by DAG', async () => {
+        const ids = async (query: Parameters<RunStore['listRuns']>[0]) =>
+          (await store.listRuns(query)).runs.map((run) => run.id);
+        expect(await ids({ status: 'completed' })).toEqual(['run-6', 'run-4', 'run-1']);
+        expect(await ids({ status: ['failed', 'aborted'] })).toEqual(['run-3', 'run-2']);
+        expect(await ids({ dag: 'urn:test:other' })).toEqual(['run-6', 'run-3', 'run-0']);
+        expect(await ids({ dag: 'urn:test:other', status: 'completed', limit: 1 })).toEqual(['run-6']);
+        expect(await ids({ status: [] })).toEqual([]);
+        expect(await codeOf(store.listRuns({ cursor: 'not a cursor' }))).toBe('E_USAGE');
+        expect(await codeOf(store.listRuns({ limit: 0 }))).toBe('E_USAGE');
+      });
+    });
+
+    describe('prune', () => {
+      it('deletes ended runs older than a time with all their records, and keeps the rest', async () => {
+        const time = createVirtualClock({ start: T0 });
+        await store.commit([
+          runWrite(makeRun('old-done', { status: 'completed', createdAt: T0 - 10 })),
+          runWrite(makeRun('old-running', { status: 'running', createdAt: T0 - 10 })),
+          runWrite(makeRun('new-done', { status: 'completed', createdAt: T0 })),
+        ]);
+        for (const id of ['old-done', 'old-running', 'new-done']) {
+          await store.commit([
+            { kind: 'checkpoint', checkpoint: makeCheckpoint(id, '1') },
+            {
+              kind: 'journal',
+              entry: { runId: id, itemPath: '1', stepKey: 's', value: 'v', committedAt: T0 },
+            },
+            ...eventWrites(id, 0, 3),
+          ]);
+        }
+        await store.acquireLease({
+          runId: 'old-done',
+          holder: { pid: 1, host: 'h' },
+          now: time.now(),
+          ttlMs: 10,
+        });
+        const result = await store.prune({ olderThan: T0 });
+        expect(result.runs).toBe(1);
+        expect(await store.getRun('old-done')).toBeUndefined();
+        expect(await store.listCheckpoints('old-done')).toEqual([]);
+        expect(await store.listJournal('old-done')).toEqual([]);
+        expect(await store.readEvents('old-done')).toEqual([]);
+        expect(await store.getLease('old-done')).toBeUndefined();
+        for (const id of ['old-running', 'new-done']) {
+          expect((await store.getRun(id))?.id).toBe(id);
+          expect(await store.listCheckpoints(id)).toHaveLength(1);
+          expect(await store.readEvents(id)).toHaveLength(3);
+        }
+        expect((await store.prune({ olderThan: T0, statuses: ['running'] })).runs).toBe(1);
+        expect((await store.listRuns()).runs.map((run) => run.id)).toEqual(['new-done']);
+      });
+    });
+
+    it('refuses every call once closed', async () => {
+      await store.close();
+      expect(await codeOf(store.getRun('r1'))).toBe('E_STORE_CLOSED');
+      expect(await codeOf(store.commit([runWrite(makeRun('r1'))]))).toBe('E_STORE_CLOSED');
+    });
+  });
+}
