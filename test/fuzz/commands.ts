@@ -3,9 +3,10 @@
  * `render -o out.mmd` and `run` through the CLI's `main` with captured output, and checks what every case
  * must satisfy, returning each broken promise as a {@link Violation}.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
 import { ANOMALY, type FuzzNodeSpec } from './nodes.ts';
@@ -42,7 +43,12 @@ export interface FuzzCase {
   readonly input: string;
   /** Whether the nodes check `ctx.attempts` of prototype names on every execution. */
   readonly probe?: boolean;
+  /** Entries that are not regular files, by path relative to the case folder. */
+  readonly specials?: ReadonlyMap<string, Special>;
 }
+
+/** A folder entry that is not a regular file: a folder, a link to itself or to nothing, a named pipe. */
+export type Special = 'folder' | 'self-link' | 'dangling-link' | 'fifo';
 
 /** What one command did. */
 export interface CommandResult {
@@ -113,8 +119,8 @@ function firstLineWith(text: string, needle: string): string {
   return (text.split('\n').find((l) => l.includes(needle)) ?? '').trim().slice(0, 300);
 }
 
-/** Writes the case's files into `dir`, creating folders as needed. */
-async function writeCase(dir: string, c: FuzzCase): Promise<void> {
+/** Writes the case's files and special entries into `dir`, creating folders as needed. */
+export async function writeCase(dir: string, c: FuzzCase): Promise<void> {
   for (const [path, content] of c.files) {
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), content);
@@ -124,6 +130,14 @@ async function writeCase(dir: string, c: FuzzCase): Promise<void> {
     `export const nodes = fuzzNodes(${JSON.stringify(c.nodes)}, ${c.seed}, ${c.probe === true});`,
   ].join('\n');
   await writeFile(join(dir, 'fuzz-nodes.ts'), module);
+  for (const [path, special] of c.specials ?? []) {
+    const file = join(dir, path);
+    await mkdir(dirname(file), { recursive: true });
+    if (special === 'folder') await mkdir(file, { recursive: true });
+    else if (special === 'self-link') await symlink(basename(file), file);
+    else if (special === 'dangling-link') await symlink('nowhere.jsonld', file);
+    else execFileSync('mkfifo', [file]);
+  }
   await writeFile(join(dir, 'input.json'), c.input);
 }
 

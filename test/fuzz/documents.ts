@@ -172,3 +172,56 @@ export function shippedCase(
     input: inputFor(trees, options.items ?? 1, options.hostileInput ?? false),
   };
 }
+
+/** What a case may put beside the document it names, where the library scan will find it. */
+export const JUNK = [
+  'deep-array',
+  'deep-object',
+  'deep-unclosed',
+  'not-json',
+  'not-utf8',
+  'empty',
+  'duplicate-id',
+  'folder',
+  'self-link',
+  'dangling-link',
+  'fifo',
+] as const;
+
+export type Junk = (typeof JUNK)[number];
+
+/** Adds one piece of junk beside the target of `c` (in `dags/`, so both library scans see it). */
+export function withJunk(c: FuzzCase, junk: Junk): FuzzCase {
+  const files = new Map(c.files);
+  const specials = new Map(c.specials ?? []);
+  const beside = `${c.target.slice(0, c.target.lastIndexOf('/') + 1)}junk.jsonld`;
+  const deep = 10_000;
+  switch (junk) {
+    case 'deep-array':
+      files.set(beside, `${'['.repeat(deep)}${']'.repeat(deep)}`);
+      break;
+    case 'deep-object':
+      files.set(beside, `${'{"a":'.repeat(deep)}1${'}'.repeat(deep)}`);
+      break;
+    case 'deep-unclosed':
+      files.set(beside, '['.repeat(deep));
+      break;
+    case 'not-json':
+      files.set(beside, '{"@context": ');
+      break;
+    case 'not-utf8':
+      files.set(beside, Uint8Array.of(0x7b, 0xff, 0xfe, 0x7d));
+      break;
+    case 'empty':
+      files.set(beside, '');
+      break;
+    case 'duplicate-id': {
+      const original = files.get(c.target);
+      if (original !== undefined) files.set(beside, original);
+      break;
+    }
+    default:
+      specials.set(beside, junk);
+  }
+  return { ...c, files, specials };
+}

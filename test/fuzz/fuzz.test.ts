@@ -10,7 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CaseReport, type FuzzCase, runCase, type Violation, type ViolationKind } from './commands.ts';
-import { documentBytes, SHIPPED, shippedCase } from './documents.ts';
+import { documentBytes, JUNK, SHIPPED, shippedCase, withJunk } from './documents.ts';
 import { OTHER_FORMS, SAME_GRAPH_FORMS, toForm } from './forms.ts';
 import {
   generatedCase,
@@ -19,6 +19,7 @@ import {
   nestedLoopsDocument,
 } from './generate.ts';
 import { MUTATIONS, type Mutation, mutate } from './mutate.ts';
+import { runInChild } from './subprocess.ts';
 import { emit, parseTree, toTree } from './tree.ts';
 
 /** Cases per property in `npm test`. */
@@ -206,9 +207,86 @@ describe('fuzzing the command line with random documents', () => {
   );
 });
 
-describe('refusals', () => {
-  const anyMutation = fc.oneof(...Object.values(MUTATIONS));
+const anyMutation = fc.oneof(...Object.values(MUTATIONS));
 
+describe('documents beside the one named', () => {
+  it(
+    'junk in its folder (deep nesting, not JSON, not UTF-8, a duplicate @id, a folder, broken links) leaves it valid',
+    () =>
+      fc.assert(
+        fc.asyncProperty(
+          shippedDoc,
+          fc.constantFrom(...JUNK.filter((j) => j !== 'fifo')),
+          fc.nat(),
+          async (path, junk, seed) => {
+            const s = SHIPPED.find((d) => d.path === path);
+            const report = await runCase(
+              withJunk(shippedCase(path, s?.text ?? '', s?.tree ?? null, seed), junk),
+            );
+            expect(broken(report)).toEqual([]);
+            expect(report.results.find((r) => r.name === 'validate')?.code).toBe(0);
+          },
+        ),
+        params,
+      ),
+    TEST_LIMIT_MS,
+  );
+});
+
+describe('the real program, in a child process', () => {
+  const COMMANDS: Record<string, readonly string[]> = {
+    validate: ['validate'],
+    inspect: ['inspect', '--json'],
+    hash: ['hash'],
+    render: ['render', '-o', 'out.mmd'],
+    run: [
+      'run',
+      ...['--nodes', 'fuzz-nodes.ts', '--input', '@input.json', '--virtual-time', '--deadline', '3600000'],
+    ],
+  };
+
+  it(
+    'ends within the limit with a documented exit code and no stack trace, a named pipe beside it included',
+    () =>
+      fc.assert(
+        fc.asyncProperty(
+          shippedDoc,
+          fc.option(anyMutation),
+          fc.option(fc.constantFrom(...JUNK), { freq: 2 }),
+          fc.constantFrom(...Object.keys(COMMANDS)),
+          fc.nat(),
+          async (path, mutation, junk, command, seed) => {
+            const s = SHIPPED.find((d) => d.path === path);
+            const base =
+              mutation === null
+                ? shippedCase(path, s?.text ?? '', s?.tree ?? null, seed)
+                : mutantCase(path, mutation, seed, false);
+            const c = junk === null ? base : withJunk(base, junk);
+            const violations = await runInChild(c, COMMANDS[command] ?? [], CASE_LIMIT_MS);
+            expect(
+              violations.filter((v) => v.kind !== 'uncoded').map((v) => `${v.kind}: ${v.detail}`),
+            ).toEqual([]);
+          },
+        ),
+        {
+          ...params,
+          numRuns: Math.max(2, Math.round(RUNS / 3)),
+          // A hang costs the whole case limit on every shrinking step; the examples are small already.
+          endOnFailure: true,
+          // Always tried first: a named pipe beside the document, deep invalid JSON beside it, and a
+          // document nested 10,000 deep at its name.
+          examples: [
+            ['nested-retry.jsonld', null, 'fifo', 'validate', 1],
+            ['nested-retry.jsonld', null, 'deep-unclosed', 'hash', 2],
+            ['nested-retry.jsonld', { op: 'nest', n: 3, depth: 10_000, shape: 'array' }, null, 'inspect', 3],
+          ],
+        },
+      ),
+    TEST_LIMIT_MS,
+  );
+});
+
+describe('refusals', () => {
   it(
     'every line a refusal prints carries a stable code',
     () =>

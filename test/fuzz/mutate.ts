@@ -117,12 +117,15 @@ export type Mutation =
       readonly via: 'result' | 'input';
       readonly through: '__proto__' | 'constructor';
     }
-  | { readonly op: 'nest'; readonly n: number; readonly depth: number; readonly shape: 'array' | 'object' }
+  | { readonly op: 'nest'; readonly n: number; readonly depth: number; readonly shape: Nesting }
   | { readonly op: 'number'; readonly n: number; readonly value: string; readonly budget: boolean }
   | { readonly op: 'wrong-type'; readonly n: number; readonly value: string }
   | { readonly op: 'duplicate-key'; readonly n: number; readonly m: number; readonly value: string }
   | { readonly op: 'remove'; readonly n: number }
   | { readonly op: 'text'; readonly n: number; readonly text: string; readonly field: TextField };
+
+/** How a value is nested: in arrays, in objects, or in arrays never closed (so the JSON is invalid too). */
+export type Nesting = 'array' | 'object' | 'unclosed';
 
 type TextField = 'name' | 'label' | 'description' | '@id' | 'node' | 'key' | 'output' | 'budget';
 
@@ -162,7 +165,7 @@ export const MUTATIONS = {
     op: fc.constant('nest' as const),
     n: site,
     depth: fc.oneof(fc.integer({ min: 1, max: 200 }), fc.constantFrom(1_000, 5_000, 10_000)),
-    shape: fc.constantFrom('array' as const, 'object' as const),
+    shape: fc.constantFrom<Nesting>('array', 'object', 'unclosed'),
   }),
   /** Odd numbers at budget maxima or anywhere a scalar is. */
   numbers: fc.record({
@@ -244,7 +247,8 @@ function pointerSites(tree: Tree): [Obj, string][] {
 }
 
 /** A value `depth` arrays or objects deep around `inner`, as text (never built as a tree). */
-export function nested(depth: number, shape: 'array' | 'object', inner = '1'): Raw {
+export function nested(depth: number, shape: Nesting, inner = '1'): Raw {
+  if (shape === 'unclosed') return new Raw(`${'['.repeat(depth)}${inner}`);
   return shape === 'array'
     ? new Raw(`${'['.repeat(depth)}${inner}${']'.repeat(depth)}`)
     : new Raw(`${'{"a":'.repeat(depth)}${inner}${'}'.repeat(depth)}`);
