@@ -49,7 +49,8 @@ export function cannotOpen(file: string, why: string, cause?: unknown): Switchya
 export function fromSqlite(error: unknown, file: string, busyTimeoutMs: number): unknown {
   const code = sqliteCode(error);
   if (code === undefined) return error;
-  const message = (error as Error).message;
+  // SQLite's own text can span lines (an integrity report); a store error is one line.
+  const message = (error as Error).message.replace(/\s+/g, ' ').trim();
   if (code === 'SQLITE_NOTADB') return notADatabase(file, error);
   if (code.startsWith('SQLITE_CORRUPT')) {
     return new SwitchyardError(

@@ -57,20 +57,31 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
   const resolved: ResolvedSqliteOptions = { ...defaultSqliteOptions, ...options };
   const memory = isMemoryPath(path);
   const file = memory ? path : resolve(path);
-  if (!memory) checkStoreFile(file, SCHEMA_VERSION, resolved.readonly);
+  const exists = !memory && checkStoreFile(file, SCHEMA_VERSION, resolved.readonly);
   const { default: Sqlite } = await import('better-sqlite3');
-  let db: Database;
-  try {
-    db = new Sqlite(file, {
-      readonly: resolved.readonly && !memory,
-      fileMustExist: resolved.readonly && !memory,
-      timeout: resolved.busyTimeoutMs,
-    });
-  } catch (error) {
-    throw fromSqlite(error, file, resolved.busyTimeoutMs);
+  const connect = (readonly: boolean): Database => {
+    try {
+      return new Sqlite(file, { readonly, fileMustExist: readonly, timeout: resolved.busyTimeoutMs });
+    } catch (error) {
+      throw fromSqlite(error, file, resolved.busyTimeoutMs);
+    }
+  };
+  // A writable connection that closes checkpoints the write-ahead log into the file, so an existing file is
+  // first read through a read-only one, which never writes: a refusal then leaves the file as it was.
+  if (exists && !resolved.readonly) {
+    const probe = connect(true);
+    try {
+      inspect(probe, file, resolved);
+    } catch (error) {
+      throw fromSqlite(error, file, resolved.busyTimeoutMs);
+    } finally {
+      probe.close();
+    }
   }
+  const db = connect(resolved.readonly && !memory);
   try {
-    prepare(db, file, resolved);
+    const version = inspect(db, file, { ...resolved, integrityCheck: resolved.integrityCheck && !exists });
+    configure(db, file, version, resolved);
   } catch (error) {
     db.close();
     throw fromSqlite(error, file, resolved.busyTimeoutMs);
@@ -78,13 +89,18 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
   return { db, file, options: resolved };
 }
 
-/** Reads before it writes: only a file that passes every check gets its settings and migrations. */
-function prepare(db: Database, file: string, options: ResolvedSqliteOptions): void {
+/** The checks that only read: the header, the schema, the version and, on request, every page. */
+function inspect(db: Database, file: string, options: ResolvedSqliteOptions): number {
   const version = schemaVersion(db);
-  // Parsing the schema reads page 1 whole: a damaged one fails here, before any write.
+  // Parsing the schema reads page 1 whole: a damaged one fails here.
   db.prepare('SELECT count(*) FROM sqlite_schema').get();
   if (version > SCHEMA_VERSION) throw tooNew(file, version, SCHEMA_VERSION);
   if (options.integrityCheck) checkIntegrity(db);
+  return version;
+}
+
+/** Settings and migrations, once every check has passed. */
+function configure(db: Database, file: string, version: number, options: ResolvedSqliteOptions): void {
   db.pragma('foreign_keys = ON');
   if (db.readonly) {
     if (version < SCHEMA_VERSION) {

@@ -90,12 +90,16 @@ export function schemaVersion(db: Database): number {
 /**
  * Moves the file forward to version `target` (the latest by default) in one immediate transaction, which also
  * takes the write lock: a file another process holds fails here, after the busy timeout, before anything is
- * written. Returns the version the file was at.
+ * written. Returns the version the file was at. `migrations` is the history to follow (the real one by default).
  */
-export function migrate(db: Database, target: number = SCHEMA_VERSION): number {
+export function migrate(
+  db: Database,
+  target: number = SCHEMA_VERSION,
+  migrations: readonly Migration[] = MIGRATIONS,
+): number {
   const run = db.transaction(() => {
     const from = schemaVersion(db);
-    for (const migration of MIGRATIONS) {
+    for (const migration of migrations) {
       if (migration.version > from && migration.version <= target) db.exec(migration.sql);
     }
     if (target > from) db.pragma(`user_version = ${target}`);

@@ -235,14 +235,18 @@ export class SqliteRunStore implements RunStore {
     this.db.close();
   }
 
+  /** Bytes of the database as SQLite sees it (its pages, including those still in the write-ahead log). */
+  databaseBytes(): number {
+    return this.guard(
+      () =>
+        (this.db.pragma('page_count', { simple: true }) as number) *
+        (this.db.pragma('page_size', { simple: true }) as number),
+    );
+  }
+
   /** Bytes the store takes on disk: the file and its write-ahead log. */
   size(): number {
-    if (isMemoryPath(this.location)) {
-      return (
-        (this.db.pragma('page_count', { simple: true }) as number) *
-        (this.db.pragma('page_size', { simple: true }) as number)
-      );
-    }
+    if (isMemoryPath(this.location)) return this.databaseBytes();
     let bytes = statSync(this.location).size;
     try {
       bytes += statSync(`${this.location}-wal`).size;
