@@ -36,6 +36,7 @@ export type ProblemCode =
   | 'E_EMBED_CYCLE'
   | 'E_AMBIGUOUS_DAG'
   | 'E_POLICY'
+  | 'E_POLICY_UNKNOWN_KEY'
   | 'W_UNUSED_BUDGET'
   | 'W_DUPLICATE_ID'
   | 'W_UNROUTED_OUTPUT'

@@ -1,5 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
+import { EXIT_PROBLEM, exitCodeOf } from '../../src/cli/exit-code.ts';
 import { assertWritable, writeOutput } from '../../src/cli/output.ts';
+import { VERSION } from '../../src/cli/version.ts';
 import { isSwitchyardError, SwitchyardError } from '../../src/errors.ts';
 import { formatOfPath } from '../../src/render/output-format.ts';
 import { runChat } from './chat.ts';
@@ -96,8 +98,9 @@ async function ask(words: readonly string[], flags: AskFlags, io: ArchivistEnv):
 }
 
 /**
- * Runs the `archivist` command line and resolves to the exit code. Mistakes print one line and exit
- * non-zero; no stack trace is ever printed.
+ * Runs the `archivist` command line and resolves to the exit code. Mistakes print one line and exit with
+ * the code of `exitCodeOf` (2 for a wrong command line, 1 for a problem in what it names); no stack trace is
+ * ever printed.
  * @example
  * process.exitCode = await main(process.argv);
  */
@@ -105,6 +108,7 @@ export async function main(argv: readonly string[], io: ArchivistEnv = processEn
   let exitCode = 0;
   const program = new Command('archivist')
     .description('Answers questions about books from a local catalog, with Switchyard DAGs.')
+    .version(VERSION, '-V, --version', 'print the version of archivist')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .showHelpAfterError('(run archivist --help for usage)');
@@ -129,13 +133,13 @@ export async function main(argv: readonly string[], io: ArchivistEnv = processEn
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
+    if (error instanceof CommanderError) return exitCodeOf(error) ?? EXIT_PROBLEM;
     if (isSwitchyardError(error)) {
       io.err(`archivist: ${error.message}`);
-      return error.code === 'E_USAGE' || error.code === 'E_INPUT' ? 2 : 1;
+      return exitCodeOf(error) ?? EXIT_PROBLEM;
     }
     io.err(`archivist: unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
-    return 1;
+    return EXIT_PROBLEM;
   }
   return exitCode;
 }

@@ -1,13 +1,16 @@
 import { Command, CommanderError } from 'commander';
 import { isSwitchyardError } from '../errors.ts';
 import { registerCommands } from './commands/index.ts';
+import { EXIT_PROBLEM, exitCodeOf } from './exit-code.ts';
 import { formatProblem, plural } from './format.ts';
 import { type CliIO, processIO } from './io.ts';
 import { displayPath } from './output.ts';
+import { VERSION } from './version.ts';
 
 /**
  * Runs the `switchyard` command line and resolves to the exit code.
- * User mistakes print one line per problem and exit non-zero; only bugs print a stack trace.
+ * User mistakes print one line per problem and exit with the code of {@link exitCodeOf} (2 for a wrong
+ * command line, 1 for a problem in what it names); only bugs print a stack trace.
  * @example
  * process.exitCode = await main(process.argv);
  */
@@ -15,6 +18,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   let exitCode = 0;
   const program = new Command('switchyard')
     .description('Check, inspect, render and run DAGs written as JSON-LD documents.')
+    .version(VERSION, '-V, --version', 'print the version of switchyard')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
     .showHelpAfterError('(run switchyard --help for usage)');
@@ -24,10 +28,9 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
   try {
     await program.parseAsync([...argv]);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      return error.exitCode === 0 ? 0 : 2;
-    }
+    if (error instanceof CommanderError) return exitCodeOf(error) ?? EXIT_PROBLEM;
     if (isSwitchyardError(error)) {
+      const code = exitCodeOf(error) ?? EXIT_PROBLEM;
       // An error that carries several problems in a one-line message (a policy file, say) is printed as
       // the problems themselves, one a line with its position, then the summary.
       if (error.problems.length > 1 && !error.message.includes('\n')) {
@@ -36,10 +39,10 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         io.err(
           `switchyard: ${where === undefined ? '' : `${displayPath(where, io.cwd)}: `}${plural(error.problems.length, 'problem')}; fix them and run again`,
         );
-        return 1;
+        return code;
       }
       io.err(`switchyard: ${error.message}`);
-      return 1;
+      return code;
     }
     throw error;
   }

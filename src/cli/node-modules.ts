@@ -1,19 +1,11 @@
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { SwitchyardError } from '../errors.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
-
-function isNodeDefinition(value: unknown): value is NodeDefinition {
-  if (value === null || typeof value !== 'object') return false;
-  const v = value as Record<string, unknown>;
-  return (
-    typeof v.id === 'string' &&
-    Array.isArray(v.outputs) &&
-    (typeof v.run === 'function' || typeof v.batch === 'function')
-  );
-}
+import { describeImportFailure, isSyntaxFailure, locateSyntaxError } from './import-error.ts';
+import { displayPath } from './output.ts';
 
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 
@@ -26,33 +18,97 @@ function importModule(file: string): Promise<unknown> {
 
 /**
  * Imports a module of node implementations: it exports `nodes` (an array of definitions) or a default array.
- * A missing file, a failing import or a module without nodes is a user mistake with one clear line.
+ * A missing file, a failing import (a syntax error with its `file:line:col`, an error thrown at import) or a
+ * module without nodes is a user mistake with one clear line.
  */
 export async function loadNodeModule(path: string, cwd = process.cwd()): Promise<NodeRegistry> {
   const file = resolve(cwd, path);
-  try {
-    await access(file);
-  } catch {
+  const found = await stat(file).catch(() => undefined);
+  if (found === undefined) {
     throw new SwitchyardError(
       'E_NODE_MODULE',
       `no such node module: ${path} — check the path given to --nodes`,
+    );
+  }
+  // Reading a FIFO or a device would wait for ever; a folder is not a module.
+  if (!found.isFile()) {
+    throw new SwitchyardError(
+      'E_NODE_MODULE',
+      `node module ${path} is not a regular file — give --nodes a .ts or .js file`,
     );
   }
   let module: Record<string, unknown>;
   try {
     module = (await importModule(file)) as Record<string, unknown>;
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new SwitchyardError('E_NODE_MODULE', `cannot import node module ${path}: ${reason}`, {
-      cause: error,
-    });
-  }
-  const exported = module.nodes ?? module.default;
-  if (!Array.isArray(exported) || exported.length === 0 || !exported.every(isNodeDefinition)) {
+    let failure = describeImportFailure(error, file);
+    if (failure.line === undefined && isSyntaxFailure(error)) {
+      const found = await locateSyntaxError(file).catch(() => undefined);
+      if (found !== undefined) failure = { ...failure, ...found, message: `syntax error: ${found.message}` };
+    }
+    const place =
+      failure.line === undefined
+        ? ''
+        : `:${failure.line}${failure.column === undefined ? '' : `:${failure.column}`}`;
     throw new SwitchyardError(
       'E_NODE_MODULE',
-      `node module ${path} exports no nodes — export \`nodes\` (or a default export): an array of defineNode(...) results`,
+      `${displayPath(failure.file, cwd)}${place}: ${failure.message} — ${failure.hint} (node module ${path})`,
+      { cause: error },
     );
   }
-  return createRegistry(exported as NodeDefinition<string, never>[]);
+  return createRegistry(nodesOf(module, path));
+}
+
+/** What a module exports, for a message saying why none of it is a node. */
+function exportsOf(module: Record<string, unknown>): string {
+  const names = Object.keys(module).filter((name) => name !== '__esModule');
+  return names.length === 0 ? 'nothing' : names.map((name) => `\`${name}\``).join(', ');
+}
+
+/** Why one exported entry is not a node definition, or undefined when it is one. */
+function notANode(value: unknown): string | undefined {
+  if (value === null || typeof value !== 'object')
+    return `is ${value === null ? 'null' : typeof value}, not a node`;
+  const v = value as Record<string, unknown>;
+  if (typeof v.id !== 'string') return 'has no string `id`';
+  if (!Array.isArray(v.outputs)) return `('${v.id}') has no \`outputs\` array`;
+  if (typeof v.run !== 'function' && typeof v.batch !== 'function')
+    return `('${v.id}') has neither a \`run\` nor a \`batch\` function`;
+  return undefined;
+}
+
+/** The node definitions a module exports, or a one-line `E_NODE_MODULE` saying what it exports instead. */
+function nodesOf(module: Record<string, unknown>, path: string): NodeDefinition<string, never>[] {
+  const fix = 'export `nodes` (or a default export): an array of defineNode(...) results';
+  // A module compiled to CommonJS arrives with its exports under `default` as well.
+  const inner = module.default;
+  const namespace =
+    module.nodes === undefined && inner !== null && typeof inner === 'object' && !Array.isArray(inner)
+      ? (inner as Record<string, unknown>)
+      : module;
+  const name = namespace.nodes !== undefined ? 'nodes' : 'default';
+  const exported = namespace.nodes ?? (namespace === module ? module.default : undefined);
+  if (exported === undefined) {
+    throw new SwitchyardError(
+      'E_NODE_MODULE',
+      `node module ${path} exports no nodes (it exports ${exportsOf(namespace)}) — ${fix}`,
+    );
+  }
+  if (!Array.isArray(exported) || exported.length === 0) {
+    const what = Array.isArray(exported) ? 'an empty array' : exported === null ? 'null' : typeof exported;
+    throw new SwitchyardError(
+      'E_NODE_MODULE',
+      `node module ${path} exports no nodes: its \`${name}\` export is ${what} — ${fix}`,
+    );
+  }
+  for (const [index, entry] of exported.entries()) {
+    const why = notANode(entry);
+    if (why !== undefined) {
+      throw new SwitchyardError(
+        'E_NODE_MODULE',
+        `node module ${path}: \`${name}[${index}]\` ${why} — ${fix}`,
+      );
+    }
+  }
+  return exported as NodeDefinition<string, never>[];
 }

@@ -2,7 +2,7 @@
  * Reads a runtime policy file: strict JSON, checked against schemas/policy.schema.json, merged over the
  * defaults.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { parseJson } from '../document/parse-json.ts';
 import { problem, SwitchyardError } from '../errors.ts';
 import { policyErrorMessage, resolvePolicy } from './resolve.ts';
@@ -10,6 +10,14 @@ import { validatePolicyInput } from './schema.ts';
 import type { PolicyInput, RuntimePolicy } from './types.ts';
 
 async function readText(path: string): Promise<string> {
+  // A FIFO or device would keep the read waiting for ever; only a regular file is read.
+  const found = await stat(path).catch(() => undefined);
+  if (found !== undefined && !found.isFile()) {
+    const message = `policy file ${path} is not a regular file — give the path of a .json file`;
+    throw new SwitchyardError('E_FILE_READ', message, {
+      problems: [problem('E_FILE_READ', message, { file: path })],
+    });
+  }
   try {
     return await readFile(path, 'utf8');
   } catch (cause) {
@@ -29,15 +37,20 @@ async function readText(path: string): Promise<string> {
   }
 }
 
+/** A policy file as read: the complete policy, the object as written, and where each pointer is written. */
+export interface PolicyFile {
+  readonly file: string;
+  readonly policy: RuntimePolicy;
+  /** The policy as written, its override maps with every key the file gives (`__proto__` included). */
+  readonly input: PolicyInput;
+  readonly locate: (pointer: string) => { readonly line: number; readonly column: number } | undefined;
+}
+
 /**
- * Loads a policy file and returns the complete, frozen policy. Throws `E_FILE_NOT_FOUND` when the file is
- * missing, and `E_POLICY` listing every problem (JSON syntax errors with line and column; schema violations
- * with pointer, line and column) when it is not a valid policy.
- *
- * @example
- * const policy = await loadPolicyFile('dags/compose-validate.policy.json');
+ * Reads a policy file like {@link loadPolicyFile}, keeping what is needed to check its override keys
+ * against documents (`unknownPolicyKeys`) and to point at them.
  */
-export async function loadPolicyFile(path: string): Promise<RuntimePolicy> {
+export async function readPolicyFile(path: string): Promise<PolicyFile> {
   const text = await readText(path);
   const parsed = parseJson(text, path);
   if (parsed.problems.length > 0) {
@@ -55,5 +68,18 @@ export async function loadPolicyFile(path: string): Promise<RuntimePolicy> {
       problems,
     });
   }
-  return resolvePolicy(parsed.value as PolicyInput);
+  const input = parsed.value as PolicyInput;
+  return { file: path, policy: resolvePolicy(input), input, locate: parsed.locate };
+}
+
+/**
+ * Loads a policy file and returns the complete, frozen policy. Throws `E_FILE_NOT_FOUND` when the file is
+ * missing, and `E_POLICY` listing every problem (JSON syntax errors with line and column; schema violations
+ * with pointer, line and column) when it is not a valid policy.
+ *
+ * @example
+ * const policy = await loadPolicyFile('dags/compose-validate.policy.json');
+ */
+export async function loadPolicyFile(path: string): Promise<RuntimePolicy> {
+  return (await readPolicyFile(path)).policy;
 }

@@ -5,10 +5,10 @@ import { computeBounds } from '../../graph/bounds.ts';
 import { compile } from '../../graph/compile.ts';
 import { findCycles } from '../../graph/cycles.ts';
 import { worstCaseTime } from '../../graph/worst-time.ts';
-import { loadPolicyFile } from '../../policy/load.ts';
 import { formatDuration } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
+import { loadPolicyFor } from '../policy-file.ts';
 
 const count = (n: number): string => (Number.isFinite(n) ? String(n) : 'unbounded');
 
@@ -33,7 +33,10 @@ export function registerInspect(program: Command, io: CliIO): void {
       const compiled = compile(dag);
       const bounds = computeBounds(compiled, library);
       const loops = findCycles(compiled);
-      const policy = options.policy === undefined ? undefined : await loadPolicyFile(options.policy);
+      const policy =
+        options.policy === undefined
+          ? undefined
+          : await loadPolicyFor(options.policy, io.cwd, { dag, library });
       const time = policy ? worstCaseTime(compiled, bounds, policy, library) : undefined;
       const hash = await hashDag(dag);
       const routes = dag.placements.flatMap((p) => p.routes.map((route) => ({ from: p.key, route })));

@@ -1,4 +1,3 @@
-import { mkdir } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { expandPaths } from '../../document/load.ts';
@@ -12,7 +11,7 @@ import { readTrace, type TraceSummary } from '../../render/trace.ts';
 import { type CheckedDocuments, checkDocuments } from '../check.ts';
 import { formatProblem } from '../format.ts';
 import type { CliIO } from '../io.ts';
-import { assertWritable, displayPath, writeError, writeOutput } from '../output.ts';
+import { assertFolderWritable, assertWritable, displayPath, ensureFolder, writeOutput } from '../output.ts';
 import type { SetExit } from './index.ts';
 
 interface RenderCliOptions {
@@ -91,7 +90,10 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
       'the file to write, in a folder that exists; its extension (.svg, .png, .mmd) picks the format',
     )
     .option('--out-dir <dir>', 'write one file per document into this folder (created if missing)')
-    .option('--format <format>', 'with --out-dir: svg, png or mmd (default svg)')
+    .option(
+      '--format <format>',
+      'with --out-dir: svg, png or mmd (default svg); with -o it must agree with the extension',
+    )
     .option('--theme <theme>', 'light or dark (default light)')
     .option('--expand', 'draw embedded DAGs as subgraphs')
     .option('--trace <file>', 'a run trace (run --events output) to draw over the graph')
@@ -110,6 +112,12 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
         if (options.outDir !== undefined)
           throw new SwitchyardError('E_USAGE', 'give either -o <file> or --out-dir <dir>, not both');
         format = formatOfPath(options.output);
+        if (options.format !== undefined && options.format.toLowerCase() !== format) {
+          throw new SwitchyardError(
+            'E_USAGE',
+            `-o ${options.output} says ${format} but --format says ${options.format}: drop --format or give -o a .${options.format.toLowerCase()} path`,
+          );
+        }
         const documents = await expandPaths(files);
         if (documents.length > 1) {
           throw new SwitchyardError(
@@ -123,6 +131,7 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
       } else if (options.outDir !== undefined) {
         format = oneOf(options.format, RENDER_FORMATS, 'svg', '--format');
         const dir = resolve(io.cwd, options.outDir);
+        await assertFolderWritable(dir, io.cwd);
         targets = (loaded) => outputPaths(loaded, dir, format, io.cwd);
       } else {
         throw new SwitchyardError(
@@ -140,12 +149,7 @@ export function registerRender(program: Command, io: CliIO, setExit: SetExit): v
       }
       const sources = [...loaded.valid.keys()];
       const outputs = targets(sources);
-      if (options.outDir !== undefined) {
-        const dir = resolve(io.cwd, options.outDir);
-        await mkdir(dir, { recursive: true }).catch((error: unknown) => {
-          throw writeError(dir, error, io.cwd);
-        });
-      }
+      if (options.outDir !== undefined) await ensureFolder(options.outDir, io.cwd);
       let renderer: Renderer | undefined;
       try {
         for (const [i, file] of sources.entries()) {

@@ -1,0 +1,25 @@
+/**
+ * The exit codes of both programs (`switchyard` and `archivist`), one convention for every command:
+ * 0 when all went well, 1 when the command line was right but what it names is not (a document, a policy,
+ * the input, a node module, a file to write) or a run did not complete, 2 when the command line itself is
+ * wrong (an unknown option, a missing argument, a flag value that is not allowed).
+ */
+import { CommanderError } from 'commander';
+import { isSwitchyardError } from '../errors.ts';
+
+/** Everything went well; also `--help` and `--version`. */
+export const EXIT_OK = 0;
+/** A problem in what the command names, or a run that did not complete. */
+export const EXIT_PROBLEM = 1;
+/** The command line is wrong: fix the options or arguments. */
+export const EXIT_USAGE = 2;
+
+/**
+ * The exit code for an error that ended a command: commander's own errors and `E_USAGE` are usage errors,
+ * every other Switchyard error is a problem in the input; undefined for anything else (a bug).
+ */
+export function exitCodeOf(error: unknown): number | undefined {
+  if (error instanceof CommanderError) return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+  if (isSwitchyardError(error)) return error.code === 'E_USAGE' ? EXIT_USAGE : EXIT_PROBLEM;
+  return undefined;
+}

@@ -1,0 +1,295 @@
+import { execFile } from 'node:child_process';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT_PROBLEM, EXIT_USAGE } from '../../src/cli/exit-code.ts';
+import { safeStringify } from '../../src/cli/safe-json.ts';
+import { runMain } from '../archivist/run-main.ts';
+import { runCli } from '../cli/run-cli.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const CV = join(ROOT, 'dags/compose-validate.jsonld');
+const VERSION = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string })
+  .version;
+const exec = promisify(execFile);
+
+/** Runs a program of bin/ as a real process; resolves with its exit code and output, whatever the code. */
+async function runBin(
+  program: 'switchyard' | 'archivist',
+  args: readonly string[],
+  cwd = ROOT,
+): Promise<{ code: number; out: string; err: string }> {
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [join(ROOT, 'bin', `${program}.js`), ...args], {
+      cwd,
+    });
+    return { code: 0, out: stdout, err: stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, out: e.stdout, err: e.stderr };
+  }
+}
+
+/** A user mistake: the expected code, exactly one line on stderr matching `message`, no stack trace. */
+function expectOneLine(result: { code: number; out: string; err: string }, code: number, message: RegExp) {
+  expect(result.code, result.err).toBe(code);
+  const lines = result.err.trimEnd().split('\n');
+  expect(lines, result.err).toHaveLength(1);
+  expect(result.err).not.toMatch(/^\s+at /m);
+  expect(lines[0]).toMatch(message);
+}
+
+// Node implementations for compose-validate written into the test folder: `compose` puts values JSON cannot
+// hold into the item, `validate` throws on its first visit and accepts from the second.
+const WEIRD_NODES = `
+export const nodes = [
+  { id: 'urn:switchyard:node:compose', outputs: ['drafted'], run: (item) => {
+      item.data.big = 12345678901234567890n;
+      item.data.self = item.data;
+      item.data.fn = () => 1;
+      item.data.when = new Date(0);
+      item.data.nothing = undefined;
+      item.data.list = [1n, () => 2, undefined];
+      return 'drafted';
+  } },
+  { id: 'urn:switchyard:node:validate', outputs: ['valid', 'invalid'], run: (item, ctx) => {
+      if (item.data.topic === 'broken') throw new Error('validator is down\\nfor good');
+      if (ctx.visit < 2) throw Object.assign(new Error('validator hiccup'), { status: 503 });
+      return 'valid';
+  } },
+  { id: 'urn:switchyard:node:salvage', outputs: ['salvaged'], run: (item) => {
+      if (item.data.topic === 'broken') throw new Error('salvage failed too');
+      return 'salvaged';
+  } },
+];
+`;
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'switchyard-hardening-cli-'));
+  await copyFile(CV, join(dir, 'cv.jsonld'));
+  await writeFile(join(dir, 'weird.ts'), WEIRD_NODES);
+  await writeFile(
+    join(dir, 'cv.policy.json'),
+    JSON.stringify({ defaults: { backoff: { strategy: 'constant', baseMs: 1, capMs: 1 }, jitter: 'none' } }),
+  );
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('--version', () => {
+  it('switchyard and archivist print the package version and exit 0 (real processes)', async () => {
+    const runs = ['switchyard', 'archivist'].flatMap((program) =>
+      ['--version', '-V'].map(async (flag) => ({
+        program,
+        result: await runBin(program as 'switchyard' | 'archivist', [flag]),
+      })),
+    );
+    for (const { program, result } of await Promise.all(runs)) {
+      expect(result, program).toEqual({ code: 0, out: `${VERSION}\n`, err: '' });
+    }
+  });
+
+  it('in process too', async () => {
+    expect(await runCli(['--version'])).toEqual({ code: 0, out: `${VERSION}\n`, err: '' });
+    const archivist = await runMain(['--version']);
+    expect([archivist.code, archivist.out, archivist.err]).toEqual([0, `${VERSION}\n`, '']);
+  });
+});
+
+describe('exit codes: 2 for a wrong command line, 1 for a problem in what it names', () => {
+  it('switchyard: a flag value that is not allowed is a usage error, whatever the files hold', async () => {
+    const seed = await runCli(['run', 'nope.jsonld', '--nodes', 'nope.ts', '--seed', 'abc'], dir);
+    expectOneLine(seed, EXIT_USAGE, /^switchyard: --seed must be a whole number/);
+    const theme = await runCli(['render', 'cv.jsonld', '-o', 'x.mmd', '--theme', 'pink'], dir);
+    expectOneLine(theme, EXIT_USAGE, /^switchyard: --theme pink is not supported/);
+    const unknown = await runCli(['hash', 'cv.jsonld', '--frobnicate'], dir);
+    expect(unknown.code).toBe(EXIT_USAGE);
+  });
+
+  it('switchyard: a missing document or a bad input is a problem', async () => {
+    expectOneLine(await runCli(['hash', 'nope.jsonld'], dir), EXIT_PROBLEM, /no such file/);
+    const input = await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--input', '[]'], dir);
+    expectOneLine(input, EXIT_PROBLEM, /--input has no items/);
+  });
+
+  it('archivist follows the same convention', async () => {
+    const seed = await runMain(['ask', '--seed', 'abc', 'books by George Orwell']);
+    expect(seed.code).toBe(EXIT_USAGE);
+    const unknown = await runMain(['ask', '--frobnicate', 'x']);
+    expect(unknown.code).toBe(EXIT_USAGE);
+    const catalog = await runMain([
+      'ask',
+      '--catalog',
+      join(dir, 'no-catalog.json'),
+      'books by George Orwell',
+    ]);
+    expectOneLine(catalog, EXIT_PROBLEM, /^archivist: cannot read the catalog/);
+  });
+
+  it('both programs as real processes: usage 2, problem 1', async () => {
+    const codes = await Promise.all([
+      runBin('switchyard', ['run', 'dags/checkout.jsonld', '--nodes', 'x.ts', '--deadline', '-1']),
+      runBin('switchyard', ['hash', 'no-such.jsonld']),
+      runBin('archivist', ['ask', '--flaky', '7', 'x']),
+      runBin('archivist', ['ask', '--catalog', 'no-such.json', 'x']),
+    ]);
+    expect(codes.map((c) => c.code)).toEqual([EXIT_USAGE, EXIT_PROBLEM, EXIT_USAGE, EXIT_PROBLEM]);
+  });
+});
+
+describe('render refuses special and non-writable paths at once', () => {
+  it('--out-dir under /proc is one E_WRITE line, not a hang', async () => {
+    for (const out of ['/proc/switchyard-out', '/proc/switchyard-out/deeper', '/proc']) {
+      const result = await runCli(['render', 'cv.jsonld', '--out-dir', out, '--format', 'mmd'], dir);
+      expectOneLine(
+        result,
+        EXIT_PROBLEM,
+        /^switchyard: cannot write \/proc.*: that folder does not take new files/,
+      );
+      expect(result.out).toBe('');
+    }
+  });
+
+  it('-o under /proc is refused before any rendering', async () => {
+    const result = await runCli(['render', 'cv.jsonld', '-o', '/proc/switchyard.svg'], dir);
+    expectOneLine(result, EXIT_PROBLEM, /^switchyard: cannot write \/proc\/switchyard\.svg: /);
+  });
+
+  it('a FIFO as -o or --events is refused instead of waiting for a reader', async () => {
+    const fifo = join(dir, 'pipe.mmd');
+    await exec('mkfifo', [fifo]);
+    expectOneLine(
+      await runCli(['render', 'cv.jsonld', '-o', 'pipe.mmd'], dir),
+      EXIT_PROBLEM,
+      /^switchyard: cannot write pipe\.mmd: it is not a regular file .* — name a regular file to write$/,
+    );
+    expectOneLine(
+      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--events', 'pipe.mmd'], dir),
+      EXIT_PROBLEM,
+      /^switchyard: cannot write .*pipe\.mmd: it is not a regular file/,
+    );
+  });
+
+  it('-o x.svg --format png is refused, naming both', async () => {
+    const result = await runCli(['render', 'cv.jsonld', '-o', 'f.svg', '--format', 'png'], dir);
+    expectOneLine(result, EXIT_USAGE, /^switchyard: -o f\.svg says svg but --format says png: /);
+    const agreeing = await runCli(['render', 'cv.jsonld', '-o', 'f.mmd', '--format', 'mmd'], dir);
+    expect(agreeing.code, agreeing.err).toBe(0);
+    expect(await readFile(join(dir, 'f.mmd'), 'utf8')).toMatch(/^%%\{init/);
+  });
+});
+
+describe('run --json with values JSON cannot hold', () => {
+  it('prints BigInt as a string, marks cycles, drops functions and undefined, writes dates as ISO text', async () => {
+    const result = await runCli(
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--input', '{"topic":"whales"}', '--json'],
+      dir,
+    );
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    const printed = JSON.parse(result.out) as { items: { data: Record<string, unknown> }[] };
+    const data = printed.items[0]?.data;
+    expect(data).toMatchObject({
+      topic: 'whales',
+      big: '12345678901234567890',
+      self: '[Circular]',
+      when: '1970-01-01T00:00:00.000Z',
+      list: ['1', null, null],
+    });
+    expect(data).not.toHaveProperty('fn');
+    expect(data).not.toHaveProperty('nothing');
+  });
+
+  it('safeStringify survives getters that throw, deep nesting and prototype-named keys', () => {
+    const value: Record<string, unknown> = JSON.parse('{"__proto__": {"x": 1}, "constructor": 2}');
+    Object.defineProperty(value, 'trap', {
+      enumerable: true,
+      get() {
+        throw new Error('no');
+      },
+    });
+    let deep: Record<string, unknown> = {};
+    value.deep = deep;
+    for (let i = 0; i < 20_000; i++) {
+      const next = {};
+      deep.d = next;
+      deep = next;
+    }
+    const parsed = JSON.parse(safeStringify(value)) as Record<string, unknown>;
+    expect(Object.hasOwn(parsed, '__proto__')).toBe(true);
+    expect(parsed.constructor).toBe(2);
+    expect(parsed.trap).toBe('[unreadable: no]');
+    expect(safeStringify(value)).toContain('[nested too deep]');
+  });
+});
+
+describe('the run summary shows what nodes threw', () => {
+  it('one line per failed item with its last error, and the last error of items that recovered', async () => {
+    const result = await runCli(
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--input', '[{"topic":"whales"},{"topic":"broken"}]'],
+      dir,
+    );
+    expect(result.code).toBe(1);
+    const lines = result.out.trimEnd().split('\n');
+    expect(lines).toContain(
+      "  item 1 completed after 1 error; last at 'validate': E_NODE_ERROR validator hiccup",
+    );
+    expect(lines).toContain(
+      "  failed: item 2 ended at 'failed': last error at 'salvage': E_NODE_ERROR salvage failed too (2 errors)",
+    );
+  });
+});
+
+describe('node modules that cannot be imported', () => {
+  it('a TypeScript syntax error is one line: file:line:col, the cause and a fix', async () => {
+    await writeFile(
+      join(dir, 'syntax.ts'),
+      'export const nodes = [\n  { id: "x", outputs: [] \n  const y = ;\n];\n',
+    );
+    const result = await runCli(['run', 'cv.jsonld', '--nodes', 'syntax.ts'], dir);
+    expectOneLine(
+      result,
+      EXIT_PROBLEM,
+      /^switchyard: syntax\.ts:3:3: syntax error: Expected "}" but found "const" — fix the syntax there; .*\(node module syntax\.ts\)$/,
+    );
+  });
+
+  it('a JavaScript syntax error names its file and line too', async () => {
+    await writeFile(join(dir, 'syntax.mjs'), 'export const nodes = [];\nconst = 3;\n');
+    const result = await runCli(['run', 'cv.jsonld', '--nodes', 'syntax.mjs'], dir);
+    expectOneLine(result, EXIT_PROBLEM, /^switchyard: syntax\.mjs:2(:\d+)?: syntax error: /);
+  });
+
+  it('a module that throws at import says so, with its message', async () => {
+    await writeFile(join(dir, 'throws.ts'), 'throw new RangeError("no config");\nexport const nodes = [];\n');
+    const result = await runCli(['run', 'cv.jsonld', '--nodes', 'throws.ts'], dir);
+    expectOneLine(
+      result,
+      EXIT_PROBLEM,
+      /^switchyard: throws\.ts: the module threw when imported: RangeError: no config — fix the module's top-level code/,
+    );
+  });
+
+  it('a module exporting nothing usable says what it exports, or which entry is wrong', async () => {
+    await writeFile(join(dir, 'other.ts'), 'export const handlers = [];\nexport const x = 1;\n');
+    expectOneLine(
+      await runCli(['run', 'cv.jsonld', '--nodes', 'other.ts'], dir),
+      EXIT_PROBLEM,
+      /exports no nodes \(it exports `handlers`, `x`\) — export `nodes`/,
+    );
+    await writeFile(
+      join(dir, 'half.ts'),
+      'export const nodes = [{ id: "a", outputs: [], run: () => "a" }, 42];\n',
+    );
+    expectOneLine(
+      await runCli(['run', 'cv.jsonld', '--nodes', 'half.ts'], dir),
+      EXIT_PROBLEM,
+      /`nodes\[1\]` is number, not a node/,
+    );
+  });
+});
