@@ -4,7 +4,7 @@
  * must satisfy, returning each broken promise as a {@link Violation}.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -216,6 +216,11 @@ export async function runCase(c: FuzzCase, options: CaseOptions = {}): Promise<C
     if (accepted && inspect.code === 0) {
       for (const problem of boundProblems(parseJson(inspect.out))) inconsistent('inspect', problem);
     }
+    if (render?.code === 0) {
+      for (const problem of diagramProblems(await readFile(join(dir, 'out.mmd'), 'utf8').catch(() => ''))) {
+        violations.push({ kind: 'inconsistent', command: 'render', detail: problem });
+      }
+    }
     if (run !== undefined && run.thrown === undefined && accepted) {
       for (const v of await checkRun(dir, run, inspect)) violations.push(v);
     }
@@ -253,6 +258,27 @@ function boundProblems(figures: unknown): string[] {
       `worst case per item is ${JSON.stringify(f.worstCaseExecutionsPerItem)}, not a whole count`,
     );
   return problems.slice(0, 3);
+}
+
+/**
+ * The Mermaid text of a document is the renderer's own: one `%%{init}%%` directive, the first line, and no
+ * other line a document's text could turn into a directive or a new statement.
+ */
+function diagramProblems(text: string): string[] {
+  if (text === '') return ['render exited 0 but wrote no out.mmd'];
+  const lines = text.split('\n');
+  const problems: string[] = [];
+  // Mermaid finds a directive anywhere in the text, comments included.
+  const directives = text.split('%%{').length - 1;
+  if (directives !== 1 || !(lines[0] ?? '').startsWith('%%{')) {
+    const extra = lines.slice(1).find((l) => l.includes('%%{')) ?? '';
+    problems.push(
+      `out.mmd has ${directives} %%{…}%% directives, one from the document: ${extra.trim().slice(0, 160)}`,
+    );
+  }
+  if (lines.some((l) => /^\s*(click|callback)\b/.test(l)))
+    problems.push('out.mmd has a click/callback statement');
+  return problems;
 }
 
 function firstLine(text: string): string {

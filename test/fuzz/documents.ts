@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FuzzCase } from './commands.ts';
+import { type Mutation, mutate } from './mutate.ts';
 import type { FuzzNodeSpec } from './nodes.ts';
 import {
   eachObject,
@@ -49,11 +50,15 @@ export const SHIPPED: readonly Shipped[] = jsonLdFiles(DAGS).map((file) => {
 /** Node IRIs and the outputs their placements route, over every document of a case (union per IRI). */
 export function nodeSpecsOf(trees: readonly Tree[]): FuzzNodeSpec[] {
   const outputs = new Map<string, Set<string>>();
-  const add = (iri: unknown, names: readonly string[]) => {
+  const retry = new Map<string, Set<string>>();
+  const add = (iri: unknown, names: readonly string[], retried: readonly string[] = []) => {
     if (typeof iri !== 'string') return;
     const set = outputs.get(iri) ?? new Set<string>();
     for (const n of names) set.add(n);
     outputs.set(iri, set);
+    const again = retry.get(iri) ?? new Set<string>();
+    for (const n of retried) again.add(n);
+    retry.set(iri, again);
   };
   for (const tree of trees) {
     for (const p of placementsOf(tree)) {
@@ -63,10 +68,20 @@ export function nodeSpecsOf(trees: readonly Tree[]): FuzzNodeSpec[] {
         .filter((o): o is string => typeof o === 'string');
       if (kind === 'scatter') add(p.get('node'), ['ok', 'failed']);
       else if (kind === 'phase') add(p.get('node'), ['done']);
-      else add(p.get('node'), routed);
+      else {
+        const retried = routesOf(p)
+          .filter((r) => r.get('kind') === 'retry')
+          .map((r) => r.get('output'))
+          .filter((o): o is string => typeof o === 'string');
+        add(p.get('node'), routed, retried);
+      }
     }
   }
-  const specs = [...outputs].map(([id, set]) => ({ id, outputs: [...set] }));
+  const specs = [...outputs].map(([id, set]) => ({
+    id,
+    outputs: [...set],
+    retry: [...(retry.get(id) ?? [])],
+  }));
   // A module must export at least one node.
   return specs.length > 0 ? specs : [{ id: 'urn:fuzz:node:none', outputs: ['x'] }];
 }
@@ -224,4 +239,17 @@ export function withJunk(c: FuzzCase, junk: Junk): FuzzCase {
       specials.set(beside, junk);
   }
   return { ...c, files, specials };
+}
+
+/** A shipped document with one mutation, as a case; `probe` as in {@link FuzzCase.probe}. */
+export function mutantCase(
+  path: string,
+  mutation: Mutation,
+  seed: number,
+  hostileInput: boolean,
+  probe = false,
+): FuzzCase {
+  const mutated = mutate(SHIPPED.find((s) => s.path === path)?.tree ?? null, mutation);
+  const c = shippedCase(path, documentBytes(mutated), mutated, seed, { hostileInput, items: 1 + (seed % 3) });
+  return { ...c, probe };
 }

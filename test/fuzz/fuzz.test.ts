@@ -9,8 +9,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CaseReport, type FuzzCase, runCase, type Violation, type ViolationKind } from './commands.ts';
-import { documentBytes, JUNK, SHIPPED, shippedCase, withJunk } from './documents.ts';
+import { type CaseReport, runCase, type Violation, type ViolationKind } from './commands.ts';
+import { JUNK, mutantCase, SHIPPED, shippedCase, withJunk } from './documents.ts';
 import { OTHER_FORMS, SAME_GRAPH_FORMS, toForm } from './forms.ts';
 import {
   generatedCase,
@@ -18,7 +18,7 @@ import {
   nestedLoopsArbitrary,
   nestedLoopsDocument,
 } from './generate.ts';
-import { MUTATIONS, type Mutation, mutate } from './mutate.ts';
+import { MUTATIONS, type Mutation } from './mutate.ts';
 import { runInChild } from './subprocess.ts';
 import { emit, parseTree, toTree } from './tree.ts';
 
@@ -40,21 +40,6 @@ function broken(report: CaseReport, skip: readonly ViolationKind[] = ['uncoded']
 }
 
 const shippedDoc = fc.constantFrom(...SHIPPED.map((s) => s.path));
-const treeOf = (path: string) => SHIPPED.find((s) => s.path === path)?.tree ?? null;
-
-/** A mutated shipped document as a case. */
-function mutantCase(
-  path: string,
-  mutation: Mutation,
-  seed: number,
-  hostileInput: boolean,
-  probe = false,
-): FuzzCase {
-  const mutated = mutate(treeOf(path), mutation);
-  const c = shippedCase(path, documentBytes(mutated), mutated, seed, { hostileInput, items: 1 + (seed % 3) });
-  return { ...c, probe };
-}
-
 /** A property over mutations of the shipped documents by one family of mutators; see {@link FuzzCase.probe}. */
 function mutantProperty(mutations: fc.Arbitrary<Mutation>, probe = false) {
   return fc.asyncProperty(
@@ -200,6 +185,22 @@ describe('fuzzing the command line with random documents', () => {
         fc.asyncProperty(nestedLoopsArbitrary, fc.nat(), async (spec, seed) => {
           const report = await runCase(generatedCase(nestedLoopsDocument(spec), [], seed, 1));
           expect(broken(report)).toEqual([]);
+          const inspect = report.results.find((r) => r.name === 'inspect');
+          if (inspect?.code !== 0) return;
+          // s<i> is entered once per pass of every loop that encloses it, and a stubborn node makes each
+          // loop take all its passes: (max + 1)^(depth - i) exactly, as JSON reads max.
+          const passes = BigInt(Number(spec.max)) + 1n;
+          const figures = JSON.parse(inspect.out) as {
+            placements: { key: string; worstCaseExecutions: unknown }[];
+          };
+          const got = figures.placements
+            .filter((p) => p.key.startsWith('s'))
+            .map((p) => [p.key, String(p.worstCaseExecutions)]);
+          const want = got.map(([key]) => [
+            key,
+            String(passes ** BigInt(spec.depth - Number(key?.slice(1)))),
+          ]);
+          expect(got).toEqual(want);
         }),
         params,
       ),

@@ -2,7 +2,8 @@
  * Odd nodes for fuzzed runs. Each node answers per (seed, item, placement, visit) from a seeded stream, so a
  * failing case reruns the same way: it takes each of its outputs, throws retryable and non-retryable errors
  * and things that are not errors, returns outputs it never declared or values that are not outputs, gives
- * odd `retryAfter` hints, journals steps, and puts values that are not JSON into item data. A node whose
+ * odd `retryAfter` hints, journals steps, and puts values that are not JSON into item data. In one case in
+ * three the nodes are stubborn: they take a retry output whenever they have one. A node whose
  * IRI hashes to a batch node answers through `batch`, sometimes with the wrong number of results. With
  * `probe`, nodes also ask `ctx.attempts` and `ctx.step` about prototype names; when the engine answers
  * something impossible (a function for a count, nothing for a recorded step), the node throws an error
@@ -15,6 +16,8 @@ import type { NodeContext, NodeDefinition, NodeResult } from '../../src/runtime/
 export interface FuzzNodeSpec {
   readonly id: string;
   readonly outputs: readonly string[];
+  /** The outputs some placement of the node routes with a `retry` route. */
+  readonly retry?: readonly string[];
 }
 
 /** The start of an error message that means the engine broke a promise to a node. */
@@ -87,6 +90,10 @@ async function answer(
   if (probe) checkContext(ctx, random);
   item.data.v = 'fuzz';
   const outputs = spec.outputs.length > 0 ? spec.outputs : ['fuzz-none'];
+  // A stubborn node takes a retry output every time it has one, so only the budget can end the loop.
+  if (hash32(`${seed}|stubborn`) % 3 === 0 && spec.retry !== undefined && spec.retry.length > 0) {
+    return pick(spec.retry, random()) as NodeResult;
+  }
   const r = random();
   if (r < 0.45) return pick(outputs, random()) as NodeResult;
   if (r < 0.53)

@@ -59,9 +59,20 @@ export async function checkRun(
     return violations;
   }
   const result = parseJson(run.out) as
-    | { status?: string; items?: unknown[]; failures?: unknown[]; aborted?: unknown[] }
+    | {
+        status?: string;
+        items?: unknown[];
+        failures?: { id?: string; placement?: string; error?: { code?: string; message?: string } }[];
+        phaseErrors?: { placement?: string; error?: { code?: string; message?: string } }[];
+        aborted?: unknown[];
+      }
     | undefined;
   if (result === undefined) add('run', `--json printed text that is not JSON: ${run.out.slice(0, 120)}`);
+  // E_ENGINE is the engine's own failure: whatever a node does, it must be classified, not crash the engine.
+  for (const f of [...(result?.failures ?? []), ...(result?.phaseErrors ?? [])]) {
+    if (f.error?.code === 'E_ENGINE')
+      add('run', `engine error at '${f.placement}': ${f.error.message?.slice(0, 200)}`);
+  }
   const text = (await readCaseFile(dir, 'events.jsonl')) ?? '';
   const events: EventLine[] = [];
   for (const line of text.split('\n')) {
