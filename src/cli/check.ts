@@ -1,10 +1,12 @@
+import { resolve } from 'node:path';
 import { loadDagFolder } from '../document/load.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
-import type { Problem } from '../errors.ts';
+import { type Problem, problem } from '../errors.ts';
 import { analyse } from '../graph/analyse.ts';
 import type { NodeRegistry } from '../runtime/node.ts';
 import { atWrittenPosition } from './format.ts';
-import { libraryAround } from './library.ts';
+import { type AroundLibrary, libraryAround } from './library.ts';
+import { displayPath } from './output.ts';
 
 /** The verdict on one document. */
 export interface FileReport {
@@ -20,25 +22,113 @@ export interface CheckedDocuments {
   readonly library: DagLibrary;
 }
 
+function names(files: readonly string[], cwd: string): string {
+  return files.map((f) => displayPath(f, cwd)).join(', ');
+}
+
+/** The named files of each IRI that more than one named document has. */
+function namedDuplicates(loaded: readonly { file: string; dag: Dag }[]): Map<string, string[]> {
+  const files = new Map<string, string[]>();
+  for (const { file, dag } of loaded) files.set(dag.id, [...(files.get(dag.id) ?? []), file]);
+  return new Map([...files].filter(([, list]) => list.length > 1));
+}
+
+/** Warnings for a document whose IRI other documents share, naming them. */
+function duplicateWarnings(
+  file: string,
+  dag: Dag,
+  duplicates: ReadonlyMap<string, readonly string[]>,
+  library: AroundLibrary,
+  cwd: string,
+): Problem[] {
+  const where = { file, pointer: '/@id' };
+  const named = (duplicates.get(dag.id) ?? []).filter((f) => f !== file);
+  const beside = library.shadowed.get(dag.id) ?? [];
+  const problems: Problem[] = [];
+  if (named.length > 0) {
+    problems.push(
+      problem(
+        'W_DUPLICATE_ID',
+        `${displayPath(file, cwd)} and ${names(named, cwd)} have the same @id '${dag.id}', so an embed of it cannot tell them apart — give each document its own @id`,
+        where,
+      ),
+    );
+  }
+  if (beside.length > 0) {
+    problems.push(
+      problem(
+        'W_DUPLICATE_ID',
+        `${displayPath(file, cwd)} and ${names(beside, cwd)} beside it have the same @id '${dag.id}'; embeds use the named document — give each document its own @id`,
+        where,
+      ),
+    );
+  }
+  return problems;
+}
+
+/**
+ * E_AMBIGUOUS_DAG for each embed or scatter of `dag` whose IRI several documents define, replacing the
+ * E_UNKNOWN_DAG analysis reports for it (the library leaves such an IRI out rather than pick one).
+ */
+function ambiguities(
+  dag: Dag,
+  found: readonly Problem[],
+  ambiguous: ReadonlyMap<string, readonly string[]>,
+  cwd: string,
+): Problem[] {
+  const problems: Problem[] = [];
+  const keys = new Set<string>();
+  dag.placements.forEach((placement, index) => {
+    if (placement.kind !== 'embed' && placement.kind !== 'scatter') return;
+    const files = placement.dag === undefined ? undefined : ambiguous.get(placement.dag);
+    if (!files) return;
+    keys.add(placement.key);
+    problems.push(
+      problem(
+        'E_AMBIGUOUS_DAG',
+        `placement '${placement.key}' runs '${placement.dag}', which ${names(files, cwd)} all define — give each document its own @id, or name the one to use on the command line`,
+        { placement: placement.key, pointer: `/placements/${index}/dag` },
+      ),
+    );
+  });
+  const rest = found.filter((p) => !(p.code === 'E_UNKNOWN_DAG' && p.placement && keys.has(p.placement)));
+  return [...rest, ...problems];
+}
+
 /**
  * Loads and analyses documents (files, or folders of `*.jsonld`), with the documents around them as the
- * library for embeds; problems carry the line and column where the author wrote the value.
+ * library for embeds; problems carry the line and column where the author wrote the value. Documents that
+ * share an `@id` get a warning naming each other; an embed of an IRI that several documents define, none of
+ * them named, is an error.
  */
 export async function checkDocuments(
   paths: readonly string[],
   cwd: string,
   nodes?: NodeRegistry,
 ): Promise<CheckedDocuments> {
-  const named = await loadDagFolder(paths);
-  const loaded = [...named.results.values()].flatMap((r) => (r.dag ? [r.dag] : []));
-  const library = await libraryAround(loaded, [...named.results.keys()], cwd);
+  // Paths are the user's, relative to the command's working folder.
+  const named = await loadDagFolder(paths.map((path) => resolve(cwd, path)));
+  const loaded = [...named.results].flatMap(([file, r]) => (r.dag ? [{ file, dag: r.dag }] : []));
+  const duplicates = namedDuplicates(loaded);
+  const ambiguous = new Map<string, readonly string[]>(duplicates);
+  const around = await libraryAround(
+    loaded.map((l) => l.dag),
+    [...named.results.keys()],
+    cwd,
+  );
+  for (const [id, files] of around.ambiguous) ambiguous.set(id, files);
+  const library: DagLibrary = { get: (id) => (ambiguous.has(id) ? undefined : around.get(id)) };
   const reports: FileReport[] = [];
   const valid = new Map<string, Dag>();
   for (const [file, result] of named.results) {
     const problems = [...result.problems];
     if (result.dag) {
       const found = analyse(result.dag, { library, file, ...(nodes ? { nodes } : {}) });
-      problems.push(...found.map((p) => atWrittenPosition(p, result)));
+      const all = [
+        ...ambiguities(result.dag, found, ambiguous, cwd).map((p) => ({ ...p, file })),
+        ...duplicateWarnings(file, result.dag, duplicates, around, cwd),
+      ];
+      problems.push(...all.map((p) => atWrittenPosition(p, result)));
     }
     const ok = result.dag !== undefined && !problems.some((p) => p.severity === 'error');
     if (ok && result.dag) valid.set(file, result.dag);
