@@ -8,6 +8,7 @@
 import fc from 'fast-check';
 import { dag as buildDag, type DagBuilder } from '../../src/document/builder.ts';
 import type { Dag, GatherRequirement, Reducer } from '../../src/document/model.ts';
+import type { PolicyInput, TimingOverride } from '../../src/policy/types.ts';
 
 type RouteChoice = 'next' | 'salvage' | 'retry';
 
@@ -263,3 +264,60 @@ export function listsArbitrary(depth: number): fc.Arbitrary<Element[][]> {
     depth === 0 ? fc.record({ v: fc.nat(2) }) : fc.record({ v: fc.nat(2), lists: listsArbitrary(depth - 1) });
   return fc.array(fc.array(element, { maxLength: 5 }), { minLength: LIST_COUNT, maxLength: LIST_COUNT });
 }
+
+/** A runtime policy for a generated run, and the run deadline it is given. */
+export interface GeneratedPolicy {
+  readonly policy: PolicyInput;
+  /** The run deadline in virtual ms; undefined for none. */
+  readonly runDeadlineMs: number | undefined;
+}
+
+const backoffArbitrary = fc.record({
+  strategy: fc.constantFrom('exponential', 'constant', 'decorrelated'),
+  baseMs: fc.integer({ min: 0, max: 6 }),
+  factor: fc.constantFrom(1, 1.5, 2, 3),
+  capMs: fc.integer({ min: 0, max: 40 }),
+});
+
+/** The placement keys generated documents use: tasks `t<i>`, embeds `e<i>`, scatters `s<i>`. */
+const STAGE_KEYS = Array.from({ length: 8 }, (_, i) => i);
+
+/**
+ * Policies over every back-off strategy and jitter mode, Retry-After honoured or not with caps that cut some
+ * hints, a per-placement deadline, concurrency limits of 1–3 on some tasks and scatters (so that items
+ * queue), timing overrides on some placements, and sometimes a run deadline short enough to end retries.
+ */
+export const generatedPolicyArbitrary: fc.Arbitrary<GeneratedPolicy> = fc
+  .record({
+    backoff: backoffArbitrary,
+    jitter: fc.constantFrom('none', 'full', 'equal'),
+    honour: fc.constantFrom(true, true, true, false),
+    retryAfterCapMs: fc.constantFrom(0, 25, 1500, 60_000),
+    limits: fc.array(fc.option(fc.integer({ min: 1, max: 3 }), { freq: 2 }), {
+      minLength: STAGE_KEYS.length,
+      maxLength: STAGE_KEYS.length,
+    }),
+    overridden: fc.nat(7),
+    override: fc.record({ backoff: backoffArbitrary, jitter: fc.constantFrom('none', 'full', 'equal') }),
+    runDeadlineMs: fc.option(fc.integer({ min: 1, max: 4000 }), { freq: 2 }),
+  })
+  .map((g) => {
+    const placements: Record<string, TimingOverride> = Object.create(null);
+    g.limits.forEach((limit, i) => {
+      if (limit === null) return;
+      placements[`t${i}`] = { concurrency: limit };
+      placements[`s${i}`] = { concurrency: limit };
+    });
+    placements[`t${g.overridden}`] = { ...placements[`t${g.overridden}`], ...g.override };
+    placements[`e${g.overridden}`] = g.override;
+    const policy: PolicyInput = {
+      defaults: {
+        deadlineMs: 50,
+        backoff: g.backoff,
+        jitter: g.jitter,
+        retryAfter: { honour: g.honour, capMs: g.retryAfterCapMs },
+      },
+      placements,
+    };
+    return { policy, runDeadlineMs: g.runDeadlineMs ?? undefined };
+  });

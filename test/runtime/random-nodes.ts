@@ -1,12 +1,21 @@
 /**
  * Nodes for generated DAGs whose behaviour per item and visit comes from a seeded stream, so that it does
- * not depend on the order in which items are scheduled: task nodes, scatter body nodes and phase nodes.
+ * not depend on the order in which items are scheduled: task nodes, scatter body nodes and phase nodes. Each
+ * task and body node is synchronous, asynchronous or a batch node, chosen per placement from the seed.
  */
 import type { Dag } from '../../src/document/model.ts';
 import { seededRandom } from '../../src/policy/random.ts';
-import type { Clock } from '../../src/policy/types.ts';
-import { defineNode, type NodeDefinition } from '../../src/runtime/node.ts';
+import type { Clock, Random } from '../../src/policy/types.ts';
+import {
+  type BatchContext,
+  defineNode,
+  type ItemView,
+  type NodeContext,
+  type NodeDefinition,
+  type NodeResult,
+} from '../../src/runtime/node.ts';
 import { httpError } from './helpers.ts';
+import { type HintLog, hintKey } from './routing-oracle.ts';
 
 /** The output every task node may take that no route leaves on. */
 export const STRAY_OUTPUT = 'stray';
@@ -24,67 +33,229 @@ export function hash32(text: string): number {
 /** The virtual sleep a hung node ends with, when its deadline does not cut it first. */
 const HANG_MS = 1_000_000;
 
+/** How a node answers: at once (`sync`), through a promise (`async`), or for a batch of items (`batch`). */
+export type NodeMode = 'sync' | 'async' | 'batch';
+
+/** The mode of the node of placement `key` of document `dag` in a run seeded with `seed`. */
+export function nodeMode(seed: number, dag: string, key: string): NodeMode {
+  const r = seededRandom(hash32(`${seed}|mode|${dag}|${key}`))();
+  return r < 0.3 ? 'sync' : r < 0.7 ? 'async' : 'batch';
+}
+
 const pick = <T>(list: readonly T[], r: number): T => list[Math.floor(r * list.length)] as T;
+
+/** What one execution does for one item. */
+type Plan =
+  | { readonly kind: 'hang' }
+  | { readonly kind: 'throw'; readonly status: number; readonly hint: boolean }
+  | { readonly kind: 'answer'; readonly output: string; readonly sleepMs: number; readonly hint: boolean };
+
+/** An HTTP-date a few seconds behind or ahead of wall time `wall`, and the wait it means (whole seconds). */
+function httpDate(random: Random, wall: number): { value: string; ms: number } {
+  const date = new Date(wall + Math.floor((random() - 0.3) * 4000)).toUTCString();
+  return { value: date, ms: Math.max(0, Date.parse(date) - wall) };
+}
+
+/**
+ * A Retry-After as a node returns it beside an output, and what it means at wall time `wall`: milliseconds
+ * (a number), seconds (a string of digits), an HTTP-date, or an unusable value (`ms` undefined) that the
+ * engine ignores in favour of the back-off.
+ */
+function returnedHint(random: Random, wall: number): { value: unknown; ms: number | undefined } {
+  const r = random();
+  if (r < 0.35) {
+    const ms = Math.floor(random() * 40);
+    return { value: ms, ms };
+  }
+  if (r < 0.6) {
+    const seconds = Math.floor(random() * 3);
+    return { value: String(seconds), ms: seconds * 1000 };
+  }
+  if (r < 0.85) return httpDate(random, wall);
+  return { value: pick([{}, true, [1], -5, 'soon', Number.NaN], random()), ms: undefined };
+}
+
+/** The headers of a throttled response: `retry-after-ms`, or `retry-after` in seconds or as an HTTP-date. */
+function hintHeaders(random: Random, wall: number): { headers: Record<string, string>; ms: number } {
+  const r = random();
+  if (r < 0.35) {
+    const ms = Math.floor(random() * 40);
+    return { headers: { 'retry-after-ms': String(ms) }, ms };
+  }
+  if (r < 0.65) {
+    const seconds = Math.floor(random() * 3);
+    return { headers: { 'retry-after': String(seconds) }, ms: seconds * 1000 };
+  }
+  const date = httpDate(random, wall);
+  return { headers: { 'retry-after': date.value }, ms: date.ms };
+}
+
+/** Draws one task execution: hang, throw a 503 or a 400, stray, or one of `routed` (sometimes after a sleep). */
+function taskPlan(random: Random, data: Record<string, unknown>, routed: readonly string[]): Plan {
+  const r = random();
+  if (r < 0.07) return { kind: 'hang' };
+  if (r < 0.17) return { kind: 'throw', status: 503, hint: random() < 0.4 };
+  if (r < 0.25) return { kind: 'throw', status: 400, hint: false };
+  if (r < 0.3) return { kind: 'answer', output: STRAY_OUTPUT, sleepMs: 0, hint: false };
+  if (random() < 0.5) data.result = Math.floor(random() * 3);
+  const sleepMs = r < 0.65 ? 1 + Math.floor(random() * 5) : 0;
+  return { kind: 'answer', output: pick(routed, random()), sleepMs, hint: random() < 0.4 };
+}
+
+/** Draws one scatter body execution: hang, throw, `failed`, or `ok` with the child's value. */
+function bodyPlan(random: Random, data: Record<string, unknown>): Plan {
+  const r = random();
+  if (r < 0.05) return { kind: 'hang' };
+  if (r < 0.12) return { kind: 'throw', status: 503, hint: false };
+  if (r < 0.16) return { kind: 'throw', status: 400, hint: false };
+  if (r < 0.26) return { kind: 'answer', output: 'failed', sleepMs: 0, hint: false };
+  const element = data.item as { v?: unknown } | null;
+  data.result = random() < 0.7 ? (element?.v ?? null) : Math.floor(random() * 3);
+  return { kind: 'answer', output: 'ok', sleepMs: r < 0.6 ? 1 + Math.floor(random() * 5) : 0, hint: false };
+}
+
+/** What the nodes of {@link randomNodes} share: the seed, the clock, where hints are logged. */
+interface Env {
+  readonly seed: number;
+  readonly clock: Clock;
+  readonly hints: HintLog | undefined;
+}
+
+type Planner = (random: Random, data: Record<string, unknown>) => Plan;
+
+/** The stream of one execution. */
+const streamOf = (env: Env, item: string, ctx: { dag: string; placement: string; visit: number }) =>
+  seededRandom(hash32(`${env.seed}|${item}|${ctx.dag}|${ctx.placement}|${ctx.visit}`));
+
+/** Carries out an answer or a throw at the time it is given, logging its Retry-After. */
+function settle(env: Env, plan: Exclude<Plan, { kind: 'hang' }>, random: Random, key: string): NodeResult {
+  if (plan.kind === 'throw') {
+    if (!plan.hint) throw httpError(plan.status);
+    const { headers, ms } = hintHeaders(random, env.clock.wallNow());
+    env.hints?.set(key, { ms });
+    throw httpError(plan.status, headers);
+  }
+  if (!plan.hint) return plan.output;
+  const hint = returnedHint(random, env.clock.wallNow());
+  env.hints?.set(key, { ms: hint.ms });
+  return { output: plan.output, retryAfter: hint.value as number };
+}
+
+/** A node of mode `mode` that carries out `planner`'s plans. */
+function planned(
+  env: Env,
+  id: string,
+  outputs: readonly string[],
+  mode: NodeMode,
+  planner: Planner,
+): NodeDefinition<string, never> {
+  if (mode === 'batch') {
+    return defineNode({
+      id,
+      outputs,
+      maxBatch: 3,
+      batch: async (items: readonly ItemView[], ctx: BatchContext) => {
+        const plans = items.map((item, i) => {
+          const context = ctx.contexts[i] as NodeContext;
+          const random = streamOf(env, item.id, context);
+          return {
+            random,
+            plan: planner(random, item.data),
+            key: hintKey(ctx.dag, ctx.placement, item.id, context.visit),
+          };
+        });
+        // A path runs again in each execution of its embed or scatter: forget what an earlier one said.
+        for (const { key } of plans) env.hints?.delete(key);
+        // The first item's draw decides for the whole batch whether it hangs or throws; a thrown error, and
+        // the Retry-After it carries, applies to every item of the batch.
+        const first = plans[0];
+        if (first?.plan.kind === 'hang') await env.clock.sleep(HANG_MS, ctx.signal);
+        if (first?.plan.kind === 'throw') {
+          try {
+            settle(env, first.plan, first.random, first.key);
+          } catch (error) {
+            const hint = env.hints?.get(first.key);
+            if (hint !== undefined) for (const { key } of plans) env.hints?.set(key, hint);
+            throw error;
+          }
+        }
+        const sleepMs = Math.max(0, ...plans.map(({ plan }) => (plan.kind === 'answer' ? plan.sleepMs : 0)));
+        if (sleepMs > 0) await env.clock.sleep(sleepMs, ctx.signal);
+        else await Promise.resolve();
+        return plans.map(({ plan, random, key }) =>
+          plan.kind === 'answer' ? settle(env, plan, random, key) : pick(outputs, random()),
+        );
+      },
+    });
+  }
+  if (mode === 'sync') {
+    return defineNode({
+      id,
+      outputs,
+      run: (item: ItemView, ctx: NodeContext) => {
+        const random = streamOf(env, item.id, ctx);
+        env.hints?.delete(hintKey(ctx.dag, ctx.placement, item.id, ctx.visit));
+        item.data[ctx.placement] = ctx.visit;
+        const plan = planner(random, item.data);
+        // A synchronous node cannot hang: it fails at once instead.
+        const now = plan.kind === 'hang' ? ({ kind: 'throw', status: 503, hint: false } as const) : plan;
+        return settle(
+          env,
+          now.kind === 'answer' ? { ...now, sleepMs: 0 } : now,
+          random,
+          hintKey(ctx.dag, ctx.placement, item.id, ctx.visit),
+        );
+      },
+    });
+  }
+  return defineNode({
+    id,
+    outputs,
+    run: async (item: ItemView, ctx: NodeContext) => {
+      const random = streamOf(env, item.id, ctx);
+      env.hints?.delete(hintKey(ctx.dag, ctx.placement, item.id, ctx.visit));
+      item.data[ctx.placement] = ctx.visit;
+      const plan = planner(random, item.data);
+      if (plan.kind === 'hang') await env.clock.sleep(HANG_MS, ctx.signal);
+      else if (plan.kind === 'answer' && plan.sleepMs > 0) await env.clock.sleep(plan.sleepMs, ctx.signal);
+      else await Promise.resolve();
+      if (plan.kind === 'hang') throw httpError(503);
+      return settle(env, plan, random, hintKey(ctx.dag, ctx.placement, item.id, ctx.visit));
+    },
+  });
+}
 
 /**
  * One node per task, node-bodied scatter and phase of `dags`. For each (item, visit) a task node draws from
- * its own stream and either takes one of its routed outputs (at once, or after a short virtual sleep), takes
- * `stray` (no route), throws a retryable 503 or a non-retryable 400, or hangs on the clock until the
- * placement deadline cuts it; it may set `data.result` to a small value (a scatter child's value). A body
- * node does the same with outputs `ok` / `failed`; a phase node throws, hangs or answers after a sleep.
+ * its own stream and either takes one of its routed outputs (at once, after a microtask or after a short
+ * virtual sleep), takes `stray` (no route), throws a retryable 503 or a non-retryable 400, or hangs on the
+ * clock until the placement deadline cuts it; it may set `data.result` to a small value (a scatter child's
+ * value). Answers and 503s often carry a Retry-After (milliseconds, seconds, an HTTP-date against the clock's
+ * wall time, or an unusable value), which is logged in `hints` with what it means. A body node does the same
+ * with outputs `ok` / `failed`; a phase node throws, hangs or answers after a sleep. Task and body nodes are
+ * synchronous, asynchronous or batch nodes as {@link nodeMode} says.
  */
 export function randomNodes(
   dags: readonly Dag[],
   seed: number,
   clock: Clock,
+  hints?: HintLog,
 ): NodeDefinition<string, never>[] {
+  const env: Env = { seed, clock, hints };
   const nodes: NodeDefinition<string, never>[] = [];
-  const add = (node: unknown) => nodes.push(node as NodeDefinition<string, never>);
   for (const dag of dags) {
     for (const placement of dag.placements) {
+      const mode = nodeMode(seed, dag.id, placement.key);
       if (placement.kind === 'task') {
         const routed = placement.routes.map((r) => r.output).filter((o) => o !== 'retry' && o !== 'error');
-        add(
-          defineNode({
-            id: placement.node,
-            outputs: [...routed, STRAY_OUTPUT],
-            run: async (item, ctx) => {
-              const random = seededRandom(
-                hash32(`${seed}|${item.id}|${ctx.dag}|${ctx.placement}|${ctx.visit}`),
-              );
-              const r = random();
-              item.data[ctx.placement] = ctx.visit;
-              if (r < 0.07) await clock.sleep(HANG_MS, ctx.signal);
-              if (r < 0.17) throw httpError(503);
-              if (r < 0.25) throw httpError(400);
-              if (r < 0.3) return STRAY_OUTPUT;
-              if (random() < 0.5) item.data.result = Math.floor(random() * 3);
-              if (r < 0.65) await clock.sleep(1 + Math.floor(random() * 5), ctx.signal);
-              return pick(routed, random());
-            },
-          }),
+        const outputs = [...routed, STRAY_OUTPUT];
+        nodes.push(
+          planned(env, placement.node, outputs, mode, (random, data) => taskPlan(random, data, routed)),
         );
       } else if (placement.kind === 'scatter' && placement.node !== undefined) {
-        add(
-          defineNode({
-            id: placement.node,
-            outputs: ['ok', 'failed'],
-            run: async (item, ctx) => {
-              const random = seededRandom(hash32(`${seed}|${item.id}|${ctx.dag}|${ctx.placement}|body`));
-              const r = random();
-              if (r < 0.05) await clock.sleep(HANG_MS, ctx.signal);
-              if (r < 0.12) throw httpError(503);
-              if (r < 0.16) throw httpError(400);
-              if (r < 0.26) return 'failed';
-              const element = item.data.item as { v?: unknown } | null;
-              item.data.result = random() < 0.7 ? (element?.v ?? null) : Math.floor(random() * 3);
-              if (r < 0.6) await clock.sleep(1 + Math.floor(random() * 5), ctx.signal);
-              return 'ok';
-            },
-          }),
-        );
+        nodes.push(planned(env, placement.node, ['ok', 'failed'], mode, bodyPlan));
       } else if (placement.kind === 'phase') {
-        add(
+        nodes.push(
           defineNode({
             id: placement.node,
             outputs: ['done'],
@@ -95,7 +266,7 @@ export function randomNodes(
               if (r < 0.5) await clock.sleep(1 + Math.floor(r * 10), ctx.signal);
               return 'done';
             },
-          }),
+          }) as NodeDefinition<string, never>,
         );
       }
     }
