@@ -159,8 +159,7 @@ async function runCase(c: Case, coverage: Coverage, abortAt?: number) {
     const list = c.inputs[Number(item) - 1]?.lists[Number(k)];
     return list === undefined ? undefined : list.length;
   };
-  if (process.env.PROPERTY_DEBUG)
-    writeFileSync(process.env.PROPERTY_DEBUG, events.map((e) => JSON.stringify(e)).join('\n'));
+  if (DEBUG_FILE !== undefined) writeFileSync(DEBUG_FILE, events.map((e) => JSON.stringify(e)).join('\n'));
   expectRunGuarantees(world, result, events, c.inputs.length, listLength);
   const oracle = { documents, policy, runDeadlineMs: c.timing.runDeadlineMs, hints };
   expect(routingViolations(oracle, events)).toEqual([]);
