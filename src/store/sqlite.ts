@@ -69,6 +69,7 @@ export class SqliteRunStore implements RunStore {
   private readonly timeout: number;
   private readonly sql: Statements;
   private readonly listings = new Map<string, Statement>();
+  private readonly commitBatch: (batch: readonly StoreWrite[]) => void;
   private open = true;
 
   /** Use {@link openSqliteStore}, which checks and migrates the file first. */
@@ -77,14 +78,16 @@ export class SqliteRunStore implements RunStore {
     this.location = opened.file;
     this.timeout = opened.options.busyTimeoutMs;
     this.sql = prepareStatements(this.db);
+    const sql = this.sql;
+    this.commitBatch = this.db.transaction((batch: readonly StoreWrite[]) => {
+      for (const write of batch) applyWrite(sql, write);
+    });
   }
 
   async commit(batch: readonly StoreWrite[]): Promise<void> {
     this.guard(() => {
       assertWritable(this.db, this.location);
-      this.db.transaction(() => {
-        for (const write of batch) applyWrite(this.sql, write);
-      })();
+      this.commitBatch(batch);
     });
   }
 

@@ -1,0 +1,157 @@
+/**
+ * Checkpoint writes per second into the SQLite run store: one transaction per write, batches of 1, 10, 100
+ * and 1000 writes through `commit(batch)`, and the same sizes through the group committer (writes made in
+ * one turn, coalesced into one transaction). Beside them: the memory store, and the same upserts written by
+ * hand on a bare better-sqlite3 prepared statement. Medians of several repetitions, each on a fresh file.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Database from 'better-sqlite3';
+import { createGroupCommitter } from '../src/store/group-commit.ts';
+import { createMemoryStore } from '../src/store/memory.ts';
+import { openSqliteStore, type SqliteStoreOptions } from '../src/store/sqlite.ts';
+import type { ItemCheckpoint, RunRecord, RunStore, StoreWrite } from '../src/store/types.ts';
+import { median, printTable } from './stats.ts';
+
+const WRITES = Number(process.env.WRITES ?? 20_000);
+const REPS = Number(process.env.REPS ?? 7);
+const ITEMS = 1000;
+const T0 = 1_800_000_000_000;
+
+const folder = mkdtempSync(join(tmpdir(), 'switchyard-store-bench-'));
+let files = 0;
+
+const run: RunRecord = {
+  id: 'bench',
+  dag: { iri: 'urn:bench:w1', hash: 'a'.repeat(64) },
+  documents: [],
+  policy: { value: {}, hash: 'b'.repeat(64) },
+  input: [],
+  options: {},
+  status: 'running',
+  createdAt: T0,
+  updatedAt: T0,
+  formatVersion: 1,
+  engineVersion: '0.1.0',
+};
+
+/** The checkpoint of transition `t`: one of {@link ITEMS} items, as a W1 item looks after a few visits. */
+function checkpoint(t: number): StoreWrite {
+  const value: ItemCheckpoint = {
+    runId: 'bench',
+    itemId: String(t % ITEMS),
+    status: 'active',
+    state: {
+      data: { topic: 'whales', draft: `whales #${t}` },
+      budgets: { compose: t % 3 },
+      journal: {},
+      trail: [{ placement: 'compose', output: 'drafted', to: 'validate', kind: 'next' }],
+      visits: { compose: 1 + (t % 3), validate: 1 + (t % 3) },
+    },
+    position: { dag: 'urn:bench:w1', placement: 'validate', visit: 1 + (t % 3), frames: [] },
+    updatedAt: T0 + t,
+  };
+  return { kind: 'checkpoint', checkpoint: value };
+}
+
+async function fresh(kind: 'sqlite' | 'memory', options: SqliteStoreOptions = {}): Promise<RunStore> {
+  const store =
+    kind === 'memory' ? createMemoryStore() : await openSqliteStore(join(folder, `${files++}.db`), options);
+  await store.commit([{ kind: 'run', run }]);
+  return store;
+}
+
+/** Milliseconds to write {@link WRITES} checkpoints, `size` per batch, by `commit` or by the group committer. */
+async function timed(
+  store: RunStore,
+  size: number,
+  via: 'commit' | 'group',
+  writes = WRITES,
+): Promise<number> {
+  const group = createGroupCommitter(store);
+  const start = performance.now();
+  for (let t = 0; t < writes; t += size) {
+    if (via === 'commit') {
+      const batch: StoreWrite[] = [];
+      for (let i = t; i < t + size; i++) batch.push(checkpoint(i));
+      await store.commit(batch);
+    } else {
+      const pending: Promise<void>[] = [];
+      for (let i = t; i < t + size; i++) pending.push(group.write(checkpoint(i)));
+      await Promise.all(pending);
+    }
+  }
+  const ms = performance.now() - start;
+  await store.close();
+  return ms;
+}
+
+/** The same upserts by hand: one prepared statement, `size` rows per transaction, JSON.stringify per row. */
+function byHand(size: number): number {
+  const db = new Database(join(folder, `${files++}.db`));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.exec('CREATE TABLE c (run_id TEXT, item_id TEXT, status TEXT, record TEXT, UNIQUE (run_id, item_id))');
+  const upsert = db.prepare(
+    `INSERT INTO c VALUES (?, ?, ?, ?) ON CONFLICT (run_id, item_id) DO UPDATE SET status = excluded.status,
+       record = excluded.record`,
+  );
+  const write = db.transaction((from: number) => {
+    for (let i = from; i < from + size; i++) {
+      const { checkpoint: c } = checkpoint(i) as { checkpoint: ItemCheckpoint };
+      upsert.run(c.runId, c.itemId, c.status, JSON.stringify(c));
+    }
+  });
+  const start = performance.now();
+  for (let t = 0; t < WRITES; t += size) write(t);
+  const ms = performance.now() - start;
+  db.close();
+  return ms;
+}
+
+async function measure(
+  fn: () => Promise<number> | number,
+  writes = WRITES,
+): Promise<{ perSecond: number; us: number }> {
+  await fn();
+  const samples: number[] = [];
+  for (let i = 0; i < REPS; i++) samples.push(await fn());
+  const ms = median(samples);
+  return { perSecond: (writes * 1000) / ms, us: (ms * 1000) / writes };
+}
+
+const rows: string[][] = [];
+const add = (label: string, m: { perSecond: number; us: number }) =>
+  rows.push([
+    label,
+    `${Math.round(m.perSecond).toLocaleString('en')} writes/s`,
+    `${m.us.toFixed(2)} µs/write`,
+  ]);
+
+for (const size of [1, 10, 100, 1000]) {
+  add(`by hand, ${size} per transaction`, await measure(() => byHand(size)));
+  add(
+    `store.commit, batches of ${size}`,
+    await measure(async () => timed(await fresh('sqlite'), size, 'commit')),
+  );
+  add(
+    `group commit, ${size} per turn`,
+    await measure(async () => timed(await fresh('sqlite'), size, 'group')),
+  );
+}
+// A sync per transaction costs a disk flush each, so these write a tenth as many checkpoints.
+for (const size of [1, 100]) {
+  const full = { synchronous: 'full' } as const;
+  const writes = WRITES / 10;
+  add(
+    `store.commit, batches of ${size}, synchronous=full`,
+    await measure(async () => timed(await fresh('sqlite', full), size, 'commit', writes), writes),
+  );
+}
+add('memory store, batches of 1', await measure(async () => timed(await fresh('memory'), 1, 'commit')));
+add('memory store, batches of 100', await measure(async () => timed(await fresh('memory'), 100, 'commit')));
+
+printTable(`Run store: ${WRITES} checkpoint upserts over ${ITEMS} items, median of ${REPS}`, rows);
+rmSync(folder, { recursive: true, force: true });
