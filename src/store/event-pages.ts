@@ -1,5 +1,16 @@
-/** Streaming a run's events page by page, for any store that can read a page after a sequence number. */
-import type { EventRecord } from './types.ts';
+/** Reading a run's events: the checks of a query, and streaming page by page for any store. */
+import { SwitchyardError } from '../errors.ts';
+import type { EventQuery, EventRecord } from './types.ts';
+
+/** Refuses an event query every store would read differently: `after` must be a number, `limit` a whole one ≥ 0. */
+export function checkEventQuery(query: EventQuery): void {
+  if (query.after !== undefined && Number.isNaN(query.after)) {
+    throw new SwitchyardError('E_USAGE', 'events are read after a sequence number; pass a number as after');
+  }
+  if (query.limit !== undefined && !(Number.isInteger(query.limit) && query.limit >= 0)) {
+    throw new SwitchyardError('E_USAGE', `events are read a whole number at a time (got ${query.limit})`);
+  }
+}
 
 /** Events per page when a stream sets no page size. */
 export const DEFAULT_EVENT_PAGE = 500;

@@ -4,7 +4,7 @@
  * object with it.
  */
 import { randomUUID } from 'node:crypto';
-import { pageEvents } from './event-pages.ts';
+import { checkEventQuery, pageEvents } from './event-pages.ts';
 import { fromJsonText, toJsonText } from './json.ts';
 import { grantLease, renewedLease } from './lease.ts';
 import {
@@ -133,6 +133,7 @@ class MemoryRunStore implements RunStore {
 
   async readEvents(runId: string, query: EventQuery = {}): Promise<readonly EventRecord[]> {
     this.check();
+    checkEventQuery(query);
     const events = this.runs.get(runId)?.events ?? [];
     const start = query.after === undefined ? 0 : firstAbove(events, query.after);
     const end = query.limit === undefined ? events.length : start + query.limit;

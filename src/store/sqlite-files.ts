@@ -84,6 +84,8 @@ export function checkWritable(file: string, path: string, stats: Stats): void {
 export function checkStoreFile(file: string, supported: number, readonly: boolean): boolean {
   const stats = statOf(file);
   if (stats?.isDirectory()) throw cannotOpen(file, 'it is a folder; pass the path of a file');
+  if (stats !== undefined && !stats.isFile())
+    throw cannotOpen(file, 'it is not a regular file; pass the path of a file');
   if (stats === undefined && readonly) throw cannotOpen(file, 'there is no such file');
   if (stats !== undefined) checkHeader(file, supported);
   if (readonly) return stats !== undefined;

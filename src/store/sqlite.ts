@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
-import { pageEvents } from './event-pages.ts';
+import { checkEventQuery, pageEvents } from './event-pages.ts';
 import { grantLease, renewedLease } from './lease.ts';
 import { decodeCursor, ENDED_STATUSES, encodeCursor, pageSize, statusFilter } from './query.ts';
 import { fromSqlite } from './sqlite-errors.ts';
@@ -164,6 +164,7 @@ export class SqliteRunStore implements RunStore {
 
   async readEvents(runId: string, query: EventQuery = {}): Promise<readonly EventRecord[]> {
     return this.guard(() => {
+      checkEventQuery(query);
       const rows = this.sql.readEvents.all(runId, query.after ?? -Infinity, query.limit ?? -1) as {
         seq: number;
         type: string;
@@ -222,6 +223,7 @@ export class SqliteRunStore implements RunStore {
         )
         .pluck()
         .all(options.olderThan, ...statuses) as string[];
+      if (ids.length === 0) return { runs: 0, reclaimedBytes: 0 };
       this.db.transaction(() => {
         for (const id of ids) this.sql.deleteRun.run(id);
       })();

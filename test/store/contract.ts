@@ -219,6 +219,9 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         expect(await store.lastEventSeq('r1')).toBe(9);
         expect(await store.lastEventSeq('r3')).toBeUndefined();
         expect(await codeOf(store.commit(eventWrites('r1', 9, 10)))).toBe('E_STORE_CONFLICT');
+        expect(await codeOf(store.readEvents('r1', { limit: -1 }))).toBe('E_USAGE');
+        expect(await codeOf(store.readEvents('r1', { after: Number.NaN }))).toBe('E_USAGE');
+        expect(await store.readEvents('r1', { limit: 0 })).toEqual([]);
       });
 
       it('streams from a sequence number, page by page, including events appended meanwhile', async () => {

@@ -48,8 +48,9 @@ describe('a file that is not a database', () => {
     await expectRefused(short, 'E_STORE_NOT_A_DATABASE');
   });
 
-  it('is refused when its folder is a file, and a folder is refused as a store', async () => {
+  it('is refused when it is a folder or not a regular file', async () => {
     expect((await refusal(openSqliteStore(folder.dir))).code).toBe('E_STORE_OPEN');
+    expect((await refusal(openSqliteStore('/dev/null'))).message).toMatch(/not a regular file/);
   });
 });
 
@@ -120,38 +121,66 @@ describe('a read-only file', () => {
   });
 });
 
+/** Starts a process that holds `file` in an exclusive transaction after `setup` SQL, until it is killed. */
+async function holdLock(file: string, setup: string): Promise<() => Promise<void>> {
+  const holder = spawn(
+    process.execPath,
+    [
+      '-e',
+      `const Database = require(${JSON.stringify(sqlitePath)});
+       const db = new Database(${JSON.stringify(file)});
+       db.exec(${JSON.stringify(setup)});
+       db.exec('BEGIN EXCLUSIVE; CREATE TABLE held (x); INSERT INTO held VALUES (1);');
+       process.stdout.write('locked\\n');
+       process.stdin.resume();`,
+    ],
+    { stdio: ['pipe', 'pipe', 'inherit'] },
+  );
+  const release = async () => {
+    const exited = new Promise((resolve) => holder.once('exit', resolve));
+    holder.kill('SIGKILL');
+    await exited;
+  };
+  await new Promise<void>((resolve, reject) => {
+    holder.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('locked')) resolve();
+    });
+    holder.on('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
+  }).catch(async (error: unknown) => {
+    await release();
+    throw error;
+  });
+  return release;
+}
+
 describe('a file locked by another process', () => {
   it('is refused once the busy timeout has passed, and left as it was', async () => {
     const file = join(folder.dir, 'runs.db');
     await filledStore(file, 2);
     const before = hashFile(file);
-    const holder = spawn(
-      process.execPath,
-      [
-        '-e',
-        `const Database = require(${JSON.stringify(sqlitePath)});
-         const db = new Database(${JSON.stringify(file)});
-         db.exec('BEGIN EXCLUSIVE; CREATE TABLE held (x); INSERT INTO held VALUES (1);');
-         process.stdout.write('locked\\n');
-         process.stdin.resume();`,
-      ],
-      { stdio: ['pipe', 'pipe', 'inherit'] },
-    );
+    const release = await holdLock(file, '');
     try {
-      await new Promise<void>((resolve, reject) => {
-        holder.stdout.on('data', (chunk: Buffer) => {
-          if (chunk.toString().includes('locked')) resolve();
-        });
-        holder.on('exit', (code) => reject(new Error(`the lock holder exited with ${code}`)));
-      });
       const message = await expectRefused(file, 'E_STORE_LOCKED', { busyTimeoutMs: 50 });
       expect(message).toMatch(/locked by another process \(waited 50 ms\)/);
     } finally {
-      const exited = new Promise((resolve) => holder.once('exit', resolve));
-      holder.kill('SIGKILL');
-      await exited;
+      await release();
     }
     expect(hashFile(file)).toBe(before);
+  });
+});
+
+describe('a file locked by another process with a rollback journal', () => {
+  it('is refused at the first read once the busy timeout has passed', async () => {
+    const file = join(folder.dir, 'runs.db');
+    await filledStore(file, 2);
+    const release = await holdLock(file, 'PRAGMA journal_mode = DELETE;');
+    try {
+      const before = hashFile(file);
+      await expectRefused(file, 'E_STORE_LOCKED', { busyTimeoutMs: 50 });
+      expect(hashFile(file)).toBe(before);
+    } finally {
+      await release();
+    }
   });
 });
 
