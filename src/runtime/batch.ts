@@ -8,6 +8,8 @@ import type { RunContext } from './runner.ts';
 import { classifyThrown, type TaskOutcome, toOutcome } from './task.ts';
 
 interface Waiting {
+  /** The context the item runs in: the run, or a cancellable scope of it. */
+  readonly from: RunContext;
   readonly state: ItemState;
   readonly visit: number;
   readonly resolve: (outcome: TaskOutcome) => void;
@@ -30,10 +32,14 @@ class Batcher {
     private readonly node: NodeDefinition,
   ) {}
 
-  /** Queues one item; resolves with its outcome once its batch has run. */
-  submit(state: ItemState, visit: number): Promise<TaskOutcome> {
+  /**
+   * Queues one item, running in `from` (the run or a scope of it); resolves with its outcome once its batch
+   * has run. Rejects with the signal's reason instead when `from` is stopped before the batch starts.
+   */
+  submit(state: ItemState, visit: number, from: RunContext = this.run): Promise<TaskOutcome> {
+    if (from.stopReason !== undefined) return Promise.reject(from.signal.reason);
     return new Promise<TaskOutcome>((resolve, reject) => {
-      this.queue.push({ state, visit, resolve, reject });
+      this.queue.push({ from, state, visit, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         queueMicrotask(() => this.flush());
@@ -43,7 +49,13 @@ class Batcher {
 
   private flush(): void {
     this.scheduled = false;
-    const all = this.queue;
+    // Items whose run (or scope) stopped while they were queued never reach the node: they stop where they
+    // stand, and an aborted run calls no node at all.
+    const all: Waiting[] = [];
+    for (const entry of this.queue) {
+      if (entry.from.stopReason === undefined) all.push(entry);
+      else entry.reject(entry.from.signal.reason);
+    }
     this.queue = [];
     const size = Math.max(1, this.node.maxBatch ?? all.length);
     for (let i = 0; i < all.length; i += size) void this.runBatch(all.slice(i, i + size));
@@ -51,6 +63,10 @@ class Batcher {
 
   private async runBatch(entries: readonly Waiting[]): Promise<void> {
     const { run, prep, at, node } = this;
+    if (run.stopReason !== undefined) {
+      for (const entry of entries) entry.reject(run.signal.reason);
+      return;
+    }
     run.executions += entries.length;
     const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
     const dagId = prep.compiled.dag.id;
@@ -90,7 +106,10 @@ class Batcher {
   }
 }
 
-/** The batcher of a placement within a run, created on first use. */
+/**
+ * The batcher of a placement within a run, created on first use. It belongs to the run itself, not to a
+ * cancellable scope: a batch may hold items of several scopes, so one scope's cancellation must not abort it.
+ */
 export function batcherOf(
   run: RunContext,
   prep: Prepared,
@@ -100,7 +119,7 @@ export function batcherOf(
   const slots = run.slotsOf(prep);
   let batcher = slots.batchers[at.index] as Batcher | undefined;
   if (batcher === undefined) {
-    batcher = new Batcher(run, prep, at, node);
+    batcher = new Batcher(run.root, prep, at, node);
     slots.batchers[at.index] = batcher;
   }
   return batcher;

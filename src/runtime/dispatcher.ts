@@ -37,7 +37,11 @@ export interface DispatcherOptions<S = unknown> {
 export interface RunOptions {
   /** Aborting it stops every wait at once; the result lists where each item stopped. */
   readonly signal?: AbortSignal;
-  /** The run deadline in ms from the start; default the policy's `run.deadlineMs` (none). */
+  /**
+   * The run deadline in ms from the start, a finite number above 0; default the policy's `run.deadlineMs`
+   * (none). Anything else (0, negative, NaN, Infinity, a string) refuses the run with `E_INPUT`: leave it out
+   * for no deadline.
+   */
   readonly deadlineMs?: number;
   /** Several input items (ids '1', '2', …) instead of the single `input`. */
   readonly items?: readonly Record<string, unknown>[];
@@ -51,10 +55,12 @@ export interface RunOptions {
   /** Default a random UUID. */
   readonly runId?: string;
   /**
-   * Called with every event, synchronously, in order. An error it throws does not stop the run: it is
-   * reported in {@link RunResult.listenerErrors}.
+   * Called with every event, synchronously, in order; the run does not wait for a promise it returns. An
+   * error it throws, or the rejection of its promise (an `async` listener), does not stop the run: it is
+   * reported in {@link RunResult.listenerErrors} (a rejection that comes after the result is made is still
+   * caught, never left unhandled).
    */
-  readonly onEvent?: (event: RunEvent) => void;
+  readonly onEvent?: (event: RunEvent) => unknown;
 }
 
 /** Runs DAG documents with one set of nodes, services, policy, clock and random source. */
@@ -111,15 +117,18 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       const clock = env.clock;
       const stream = new EventStream(runId, () => clock.now());
       if (runOptions.onEvent) stream.listen(runOptions.onEvent);
-      const result = Promise.resolve().then(() => {
-        const prep = admissions.root(dag);
-        const compiled = prep.compiled;
-        const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
-        const states =
-          runOptions.resume?.map((saved) => restoreItemState(saved)) ??
-          (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), data));
-        return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashDag(compiled.dag));
-      });
+      const result = Promise.resolve()
+        .then(() => {
+          checkDeadline(runOptions.deadlineMs);
+          const prep = admissions.root(dag);
+          const compiled = prep.compiled;
+          const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
+          const states =
+            runOptions.resume?.map((saved) => restoreItemState(saved)) ??
+            (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), data));
+          return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashDag(compiled.dag));
+        })
+        .then((done) => withListenerErrors(done, stream));
       result.then(
         () => stream.close(),
         (error: unknown) => stream.close({ error }),
@@ -127,6 +136,34 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       return new Run(runId, result, stream);
     },
   };
+}
+
+/**
+ * The result with the listener errors counted so far: an async listener's rejection of the last events
+ * settles after the result was assembled but before this runs.
+ */
+function withListenerErrors(result: RunResult, stream: EventStream): RunResult {
+  const errors = stream.listenerErrors;
+  if (errors === undefined || errors.count === result.listenerErrors?.count) return result;
+  return { ...result, listenerErrors: { ...errors } };
+}
+
+/** Refuses a run deadline that is not a finite number of milliseconds above 0. */
+function checkDeadline(deadlineMs: unknown): void {
+  if (deadlineMs === undefined) return;
+  if (typeof deadlineMs === 'number' && Number.isFinite(deadlineMs) && deadlineMs > 0) return;
+  const shown =
+    typeof deadlineMs === 'number'
+      ? String(deadlineMs)
+      : typeof deadlineMs === 'string'
+        ? JSON.stringify(deadlineMs.slice(0, 40))
+        : deadlineMs === null
+          ? 'null'
+          : `a ${typeof deadlineMs}`;
+  throw new SwitchyardError(
+    'E_INPUT',
+    `the run option deadlineMs is ${shown}; give a finite number of milliseconds above 0, or leave it out for no deadline`,
+  );
 }
 
 function pickEntrypoint(compiled: CompiledDag, key: string | undefined) {

@@ -1,5 +1,14 @@
 import type { RunEvent } from './events.ts';
 
+/** True for promises and other thenables a listener may return. */
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
 type Distribute<T> = T extends RunEvent ? Omit<T, 'seq' | 'time' | 'runId'> : never;
 
 /** A run event before the stream stamps it with `seq`, `time` and `runId`. */
@@ -17,10 +26,10 @@ interface Reader {
 export class EventStream {
   /** True once a listener or an iterator is attached. */
   active = false;
-  /** Set when a listener threw: how many calls threw, and the first error. */
+  /** Set when a listener threw or its promise rejected: how many calls failed, and the first error. */
   listenerErrors: { count: number; readonly first: unknown } | undefined;
   private seq = 0;
-  private readonly listeners: Array<(event: RunEvent) => void> = [];
+  private readonly listeners: Array<(event: RunEvent) => unknown> = [];
   private readonly readers: Reader[] = [];
   private done = false;
   private failure: { error: unknown } | undefined;
@@ -31,10 +40,11 @@ export class EventStream {
   ) {}
 
   /**
-   * Calls `listener` with every later event, synchronously, in order. An error it throws is caught and
-   * counted in {@link EventStream.listenerErrors}; later events still reach it.
+   * Calls `listener` with every later event, synchronously, in order; the stream never waits for a promise
+   * it returns. An error it throws, or the rejection of a promise it returns (an `async` listener), is caught
+   * and counted in {@link EventStream.listenerErrors}; later events still reach it.
    */
-  listen(listener: (event: RunEvent) => void): void {
+  listen(listener: (event: RunEvent) => unknown): void {
     this.listeners.push(listener);
     this.active = true;
   }
@@ -50,11 +60,12 @@ export class EventStream {
     const event = stamped as unknown as RunEvent;
     for (const listener of this.listeners) {
       try {
-        listener(event);
+        const returned = listener(event);
+        // An async listener's rejection would otherwise be unhandled, which ends the process.
+        if (returned instanceof Promise) returned.catch(this.onListenerError);
+        else if (isThenable(returned)) returned.then(undefined, this.onListenerError);
       } catch (error) {
-        // A listener must not break the run it watches: the run goes on and its result reports the error.
-        if (this.listenerErrors === undefined) this.listenerErrors = { count: 1, first: error };
-        else this.listenerErrors.count++;
+        this.onListenerError(error);
       }
     }
     for (const reader of this.readers) {
@@ -66,6 +77,12 @@ export class EventStream {
       }
     }
   }
+
+  /** A listener must not break the run it watches: the run goes on and its result reports the error. */
+  private readonly onListenerError = (error: unknown): void => {
+    if (this.listenerErrors === undefined) this.listenerErrors = { count: 1, first: error };
+    else this.listenerErrors.count++;
+  };
 
   /** Ends every iterator after the events already queued; `error` makes them throw it instead. */
   close(error?: { error: unknown }): void {

@@ -5,7 +5,8 @@ import type { ErrorSummary } from './events.ts';
 export interface ChildResult {
   /** Position in the scattered list. */
   readonly index: number;
-  readonly status: 'completed' | 'failed';
+  /** `cancelled`: stopped, or never started, once the gather's result was decided without it. */
+  readonly status: 'completed' | 'failed' | 'cancelled';
   /** The child's `result` (see the scatter module); null when it set none. */
   readonly value: unknown;
   /** 0 for the first child to finish, 1 for the next, … */
@@ -48,6 +49,36 @@ function largestAgreement(children: readonly ChildResult[]): { value: unknown; s
 }
 
 /**
+ * True once the children settled so far decide what {@link reduceChildren} returns, whatever the other
+ * children (of `total`) would do: the scatter then cancels them. That happens only under the `first` reducer,
+ * whose value is fixed by the first child to complete; its output is fixed too for `any` (by that same
+ * child), for `all` once a child failed, and for `quorum` once enough children agree, or so many failed that
+ * they never can. Every other reducer reads every child, so its children all run.
+ *
+ * @example
+ * decided({ reducer: 'first', require: 'any' }, [{ index: 2, status: 'completed', value: 1, order: 0 }], 3); // true
+ */
+export function decided(
+  gather: Pick<GatherPlacement, 'reducer' | 'require' | 'quorum'>,
+  settled: readonly ChildResult[],
+  total: number,
+): boolean {
+  if (gather.reducer !== 'first' || settled.length >= total) return false;
+  let completed = 0;
+  let failed = 0;
+  for (const child of settled) {
+    if (child.status === 'completed') completed++;
+    else failed++;
+  }
+  if (completed === 0) return false;
+  if (gather.require === 'any') return true;
+  if (gather.require === 'all') return failed > 0;
+  const quorum = gather.quorum ?? Math.floor(total / 2) + 1;
+  const largest = largestAgreement(settled).size;
+  return largest >= quorum || largest + (total - settled.length) < quorum;
+}
+
+/**
  * Reduces scatter children (given in input order) as a gather placement says.
  *
  * Reducers: `collect` → the values of the completed children, in input order; `partition` →
@@ -57,6 +88,9 @@ function largestAgreement(children: readonly ChildResult[]): { value: unknown; s
  *
  * Requirements: `all` → every child completed (true for no children); `any` → at least one completed;
  * `quorum` → at least `quorum` completed children agree on one value (default: a majority of all children).
+ *
+ * Cancelled children (see {@link decided}) count as children but neither completed nor failed: they only
+ * exist where the result was fixed without them.
  *
  * @example
  * reduceChildren({ reducer: 'collect', require: 'any' } as GatherPlacement, children);

@@ -45,33 +45,90 @@ interface Slots {
   readonly batchers: unknown[];
 }
 
+/** Why a run context's signal aborted: the caller's signal, the run deadline, or a decided gather. */
+export type StopReason = 'abort' | 'deadline' | 'cancel';
+
+/** The counters of a run, shared by the run and the cancellable scopes inside it. */
+interface Tally {
+  executions: number;
+  retries: number;
+  salvages: number;
+  exhausted: number;
+}
+
 /**
  * The mutable side of one run: counters, the run signal, per-placement semaphores, and the loop that moves
  * one item from placement to placement, carrying out what {@link decide} says.
+ *
+ * A run may hold cancellable scopes ({@link RunContext.cancellable}): contexts for a group of items (the
+ * children of one scatter execution) that share the run's counters, slots and events but have a signal of
+ * their own, which aborts with the run's or when the group is cancelled.
  */
 export class RunContext {
-  executions = 0;
-  retries = 0;
-  salvages = 0;
-  exhausted = 0;
-  /** Why the run signal aborted: the caller's signal, or the run deadline. */
-  stopReason: 'abort' | 'deadline' | undefined;
+  /** The run's own context; itself unless this is a cancellable scope. */
+  readonly root: RunContext;
   readonly clock: Clock;
-  private readonly slots = new Map<Prepared, Slots>();
+  private readonly tally: Tally;
+  private readonly slots: Map<Prepared, Slots>;
+  private reason: StopReason | undefined;
   // Created on first use: most runs of synchronous nodes never wait on anything, and a controller per run
   // is a measurable share of a short run's cost.
   private controller: AbortController | undefined;
+  private scopeSignal: AbortSignal | undefined;
 
   constructor(
     readonly env: RunEnvironment,
     readonly events: EventStream | undefined,
     readonly runDeadlineAt: number,
+    private readonly parent?: { readonly run: RunContext; readonly cancel: AbortSignal },
   ) {
     this.clock = env.clock;
+    this.root = parent?.run.root ?? this;
+    this.tally = parent?.run.tally ?? { executions: 0, retries: 0, salvages: 0, exhausted: 0 };
+    this.slots = parent?.run.slots ?? new Map();
   }
 
-  /** Aborts when the run is aborted or passes its deadline. */
+  /** Node executions so far (a batch of n items counts n). */
+  get executions(): number {
+    return this.tally.executions;
+  }
+  set executions(n: number) {
+    this.tally.executions = n;
+  }
+  get retries(): number {
+    return this.tally.retries;
+  }
+  set retries(n: number) {
+    this.tally.retries = n;
+  }
+  get salvages(): number {
+    return this.tally.salvages;
+  }
+  set salvages(n: number) {
+    this.tally.salvages = n;
+  }
+  get exhausted(): number {
+    return this.tally.exhausted;
+  }
+  set exhausted(n: number) {
+    this.tally.exhausted = n;
+  }
+
+  /**
+   * Why this context's signal aborted, undefined while it has not: `abort` (the caller's signal) or
+   * `deadline` (the run deadline) for the whole run, `cancel` for a cancelled scope.
+   */
+  get stopReason(): StopReason | undefined {
+    if (this.parent === undefined) return this.reason;
+    return this.parent.run.stopReason ?? (this.parent.cancel.aborted ? 'cancel' : undefined);
+  }
+
+  /** Aborts when the run is aborted or passes its deadline (or, in a scope, when the scope is cancelled). */
   get signal(): AbortSignal {
+    if (this.parent !== undefined) {
+      this.scopeSignal ??= AbortSignal.any([this.parent.run.signal, this.parent.cancel]);
+      return this.scopeSignal;
+    }
     return this.controllerOf().signal;
   }
 
@@ -87,9 +144,21 @@ export class RunContext {
 
   /** Aborts every wait of the run, recording why. The first reason wins. */
   stop(reason: 'abort' | 'deadline', error: unknown): void {
-    if (this.stopReason !== undefined) return;
-    this.stopReason = reason;
+    if (this.root !== this) {
+      this.root.stop(reason, error);
+      return;
+    }
+    if (this.reason !== undefined) return;
+    this.reason = reason;
     this.controllerOf().abort(error);
+  }
+
+  /**
+   * A scope of this context whose signal also aborts when `cancel` does: the items driven in it stop where
+   * they stand (an ending of kind `stopped`), while the rest of the run goes on.
+   */
+  cancellable(cancel: AbortSignal): RunContext {
+    return new RunContext(this.env, this.events, this.runDeadlineAt, { run: this, cancel });
   }
 
   /** The per-run slots of a prepared DAG (semaphores, batchers), created on first use. */
@@ -102,16 +171,21 @@ export class RunContext {
     return slots;
   }
 
-  /** The concurrency limiter of a task placement, or undefined when its concurrency is unbounded or it batches. */
+  /**
+   * The run-wide concurrency limiter of a placement, or undefined when its concurrency is unbounded. For a
+   * task it counts items executing the placement (none for a batch node, whose `maxBatch` is its limit); for
+   * a scatter it counts the children in flight across every item of the run.
+   */
   semaphoreOf(prep: Prepared, at: CompiledPlacement): Semaphore | undefined {
     const slots = this.slotsOf(prep);
     let semaphore = slots.semaphores[at.index];
     if (semaphore === undefined) {
-      // A batch node's executions are batches, not items: its batch size (maxBatch) is its limit.
-      const limit = prep.nodes[at.index]?.batch
-        ? Number.POSITIVE_INFINITY
-        : prep.timings[at.index]?.concurrency;
-      semaphore = limit !== undefined && Number.isFinite(limit) ? new Semaphore(limit, this) : null;
+      const limit =
+        at.placement.kind === 'task' && prep.nodes[at.index]?.batch
+          ? Number.POSITIVE_INFINITY
+          : prep.timings[at.index]?.concurrency;
+      // Bound to the run's own signal: a cancelled scope's waiters leave through their own signal.
+      semaphore = limit !== undefined && Number.isFinite(limit) ? new Semaphore(limit, this.root) : null;
       slots.semaphores[at.index] = semaphore;
     }
     return semaphore ?? undefined;
@@ -159,7 +233,7 @@ export class RunContext {
     let previousDelays: Map<string, number> | undefined;
     try {
       for (;;) {
-        if (this.stopReason !== undefined) return stopped(at.key, waiting);
+        if (this.stopReason !== undefined) return this.stopped(dagId, state, at.key, waiting);
         const placement = at.placement;
         if (placement.kind === 'terminal') {
           countVisit(state, at.key);
@@ -180,7 +254,7 @@ export class RunContext {
           const semaphore = this.semaphoreOf(prep, at);
           if (semaphore !== undefined && !semaphore.tryAcquire()) {
             waiting = 'queue';
-            await semaphore.acquire();
+            await semaphore.acquire(this.signal);
           }
           waiting = 'node';
           try {
@@ -256,7 +330,7 @@ export class RunContext {
         waiting = 'queue';
       }
     } catch (error) {
-      if (this.stopReason !== undefined) return stopped(at.key, waiting);
+      if (this.stopReason !== undefined) return this.stopped(dagId, state, at.key, waiting);
       return this.failed(dagId, state, at.key, engineFailure(error, at.key));
     }
   }
@@ -273,6 +347,17 @@ export class RunContext {
       this.events.emit({ type: 'warning', code: 'W_RETRY_AFTER_IGNORED', item, dag, placement, message });
     }
     return undefined;
+  }
+
+  /**
+   * An item stopped where it stood. A cancelled scope's items are reported here (`item.cancelled`), since
+   * the run goes on without them; the run's result reports the items an abort or the deadline stopped.
+   */
+  stopped(dagId: string, state: ItemState, placement: string, waitingFor: WaitingFor): Ending {
+    if (this.events && this.stopReason === 'cancel') {
+      this.events.emit({ type: 'item.cancelled', item: state.id, dag: dagId, placement, waitingFor });
+    }
+    return { kind: 'stopped', placement, waitingFor };
   }
 
   /** An item that cannot go on: reported with its error (event), returned as an ending. */
@@ -307,9 +392,4 @@ function engineFailure(error: unknown, placement: string): ClassifiedError {
   const reason = error instanceof Error ? error.message : String(error);
   const message = `the engine failed at placement '${placement}': ${reason}; report this with the DAG and input that caused it`;
   return engineError('E_ENGINE', message);
-}
-
-/** An item stopped by an abort or the run deadline, where it was and what it waited for. */
-function stopped(placement: string, waitingFor: WaitingFor): Ending {
-  return { kind: 'stopped', placement, waitingFor };
 }

@@ -1,22 +1,26 @@
-import type { ScatterPlacement } from '../document/model.ts';
+import type { GatherPlacement, ScatterPlacement } from '../document/model.ts';
+import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { copyJson } from './copy.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
 import type { ErrorSummary } from './events.ts';
 import { isThenable } from './execute.ts';
-import type { ChildResult } from './gather.ts';
+import { type ChildResult, decided } from './gather.ts';
 import { countVisit, createItemState, type ItemState } from './item-state.ts';
 import { getPointer } from './pointer.ts';
 import type { Prepared } from './prepare.ts';
+import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
+import type { Semaphore } from './semaphore.ts';
 import { runTask, type TaskOutcome } from './task.ts';
 
 /** Outputs of a scatter body node that mark the child as failed; every other output completes it. */
 const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'error']);
 
 /**
- * Fans the array at the scatter's `items` pointer out into child items and runs them, at most the
- * placement's `concurrency` at a time. Child `i` of item `1` is item `1.i`, with data `{ item, index }`, where
+ * Fans the array at the scatter's `items` pointer out into child items and runs them. The placement's
+ * `concurrency` bounds the children in flight across the whole run: the children of every item that
+ * reaches this scatter share it. Child `i` of item `1` is item `1.i`, with data `{ item, index }`, where
  * `item` is a deep copy of the list element (a child's changes never reach the parent's list).
  *
  * - Node body: the node runs once for the child (no routes inside the body; the placement's deadline
@@ -27,6 +31,11 @@ const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'error']);
  *
  * A child's value is what it left in `data.result` (null when absent). Not an array at `items` → an
  * `E_INPUT` error outcome (the scatter's `error` route, if any).
+ *
+ * Once the settled children fix what the gather will return (a `first` gather with its winner, see
+ * `decided` in the gather module), the rest are cancelled: children not started are never started, running
+ * ones see their `ctx.signal` abort with `E_CANCELLED` and stop where they stand. Each ends with status
+ * `cancelled` and an `item.cancelled` event; none is lost or counted as failed.
  */
 export async function runScatter(
   run: RunContext,
@@ -49,11 +58,13 @@ export async function runScatter(
     }
   }
 
-  const job = new ScatterJob(run, prep, at, state, list, body);
+  const done = at.routes.get('done')?.target.placement;
+  const job = new ScatterJob(run, prep, at, state, list, body, done?.kind === 'gather' ? done : undefined);
   const limit = Math.max(1, Math.min(list.length, prep.timings[at.index]?.concurrency ?? list.length));
   const workers: Promise<void>[] = [];
   for (let w = 0; w < limit; w++) workers.push(job.work());
   await Promise.all(workers);
+  job.cancelUnstarted();
   return { results: job.results };
 }
 
@@ -62,6 +73,14 @@ class ScatterJob {
   readonly results: ChildResult[];
   private next = 0;
   private order = 0;
+  /** The results in the order they settled, for deciding the gather early. */
+  private readonly settled: ChildResult[] = [];
+  /** Aborted when the gather's result is decided; only made when the gather can be decided early. */
+  private readonly cancel: AbortController | undefined;
+  /** Where the children run: a cancellable scope of the run when the gather can be decided early. */
+  private readonly scope: RunContext;
+  /** The run-wide limit of this scatter's children in flight. */
+  private readonly semaphore: Semaphore | undefined;
 
   constructor(
     private readonly run: RunContext,
@@ -70,26 +89,79 @@ class ScatterJob {
     private readonly parent: ItemState,
     private readonly list: readonly unknown[],
     private readonly body: Prepared | undefined,
+    private readonly gather: GatherPlacement | undefined,
   ) {
     this.results = new Array(list.length);
+    this.cancel = gather?.reducer === 'first' && list.length > 1 ? new AbortController() : undefined;
+    this.scope = this.cancel === undefined ? run : run.cancellable(this.cancel.signal);
+    this.semaphore = run.semaphoreOf(prep, at);
   }
 
-  /** One worker: runs children one after another until none is left. */
+  private get cancelled(): boolean {
+    return this.cancel?.signal.aborted === true;
+  }
+
+  /** One worker: runs children one after another, each in a slot of the run-wide limit, until none is left. */
   async work(): Promise<void> {
     const n = this.list.length;
-    while (this.next < n) {
+    const semaphore = this.semaphore;
+    while (this.next < n && !this.cancelled) {
       // Once the run is stopped no worker starts another child.
       if (this.run.stopReason !== undefined) throw this.run.signal.reason;
-      const index = this.next++;
-      const item = copyJson(this.list[index]);
-      const child = createItemState(`${this.parent.id}.${index}`, { item, index });
+      if (semaphore !== undefined && !semaphore.tryAcquire()) {
+        try {
+          await semaphore.acquire(this.scope.signal);
+        } catch (error) {
+          if (this.run.stopReason === undefined && this.cancelled) return;
+          throw error;
+        }
+      }
+      try {
+        if (this.next >= n || this.cancelled) return;
+        await this.runChild(this.next++);
+      } finally {
+        semaphore?.release();
+      }
+    }
+  }
+
+  /** Runs child `index` to its end; a child stopped by the cancellation is recorded as cancelled. */
+  private async runChild(index: number): Promise<void> {
+    const item = copyJson(this.list[index]);
+    const child = createItemState(`${this.parent.id}.${index}`, { item, index });
+    try {
       if (this.body === undefined) {
-        const pending = bodyOutcome(this.run, this.prep, this.at, child);
+        const pending = bodyOutcome(this.scope, this.prep, this.at, child);
         this.fromOutcome(index, child, isThenable<TaskOutcome>(pending) ? await pending : pending);
       } else {
         this.fromEnding(index, child, await this.runSubDag(this.body, child));
       }
+    } catch (error) {
+      if (this.run.stopReason !== undefined || !this.cancelled) throw error;
+      this.recordCancelled(index, child.id, this.prep.compiled.dag.id, this.at.key, 'node');
     }
+  }
+
+  /** Records every child that never started as cancelled (none unless the gather was decided early). */
+  cancelUnstarted(): void {
+    if (!this.cancelled) return;
+    const dagId = this.prep.compiled.dag.id;
+    for (let index = 0; index < this.list.length; index++) {
+      if (this.results[index] === undefined)
+        this.recordCancelled(index, `${this.parent.id}.${index}`, dagId, this.at.key, 'queue');
+    }
+  }
+
+  /** Records child `index` as cancelled where it stood, with its `item.cancelled` event. */
+  private recordCancelled(
+    index: number,
+    item: string,
+    dag: string,
+    placement: string,
+    waitingFor: WaitingFor,
+  ): void {
+    this.results[index] = { index, status: 'cancelled', value: null, order: this.order++ };
+    this.run.events?.emit({ type: 'item.cancelled', item, dag, placement, waitingFor });
   }
 
   private runSubDag(body: Prepared, child: ItemState): Promise<Ending> | Ending {
@@ -101,11 +173,16 @@ class ScatterJob {
       );
       return { kind: 'failed', placement: '', error };
     }
-    return this.run.drive(body, child, entry);
+    return this.scope.drive(body, child, entry);
   }
 
   private fromEnding(index: number, child: ItemState, ending: Ending): void {
-    if (ending.kind === 'stopped') throw this.run.signal.reason;
+    if (ending.kind === 'stopped') {
+      if (this.run.stopReason !== undefined || !this.cancelled) throw this.run.signal.reason;
+      // The child's own drive reported it (item.cancelled) where it stood.
+      this.results[index] = { index, status: 'cancelled', value: null, order: this.order++ };
+      return;
+    }
     if (ending.kind === 'terminal') this.record(index, child, ending.outcome, ending.placement, undefined);
     else this.record(index, child, 'failed', undefined, summarise(ending.error));
   }
@@ -135,6 +212,22 @@ class ScatterJob {
     if (terminal !== undefined) result.terminal = terminal;
     if (error !== undefined) result.error = error;
     this.results[index] = result;
+    this.settled.push(result);
+    // A child that ends after the result was decided (one that ignored the abort, or a batch already
+    // running) is kept as it ended: a late result cannot change a decided gather.
+    if (
+      this.cancel !== undefined &&
+      !this.cancelled &&
+      decided(this.gather as GatherPlacement, this.settled, this.list.length)
+    ) {
+      const gather = this.at.routes.get('done')?.target.key ?? '';
+      this.cancel.abort(
+        new SwitchyardError(
+          'E_CANCELLED',
+          `gather '${gather}' has its result without the children of scatter '${this.at.key}' still running, so they were cancelled`,
+        ),
+      );
+    }
   }
 }
 

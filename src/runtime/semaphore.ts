@@ -1,8 +1,15 @@
+interface Waiter {
+  readonly resolve: () => void;
+  readonly reject: (reason: unknown) => void;
+  /** Set when the waiter's own signal aborted: it was rejected and is skipped when a slot frees. */
+  gone: boolean;
+}
+
 /** A FIFO counting semaphore bound to one abort signal: at most `limit` holders, waiters served in order. */
 export class Semaphore {
   readonly limit: number;
   private held = 0;
-  private waiters: Array<{ resolve: () => void; reject: (reason: unknown) => void }> = [];
+  private waiters: Waiter[] = [];
   private head = 0;
   private listening = false;
 
@@ -30,29 +37,56 @@ export class Semaphore {
     return false;
   }
 
-  /** Waits for a slot in FIFO order; rejects with the signal's reason once the signal aborts. */
-  acquire(): Promise<void> {
+  /**
+   * Waits for a slot in FIFO order; rejects with the signal's reason once the semaphore's signal aborts, or
+   * once `signal` (a narrower one, such as that of a cancelled group of scatter children) aborts: that waiter
+   * leaves the queue without taking a slot.
+   */
+  acquire(signal?: AbortSignal): Promise<void> {
     if (this.tryAcquire()) return Promise.resolve();
     if (this.signal.aborted) return Promise.reject(this.signal.reason);
+    const own = signal === undefined || signal === this.signal ? undefined : signal;
+    if (own?.aborted) return Promise.reject(own.reason);
     if (!this.listening) {
       this.listening = true;
       this.signal.addEventListener('abort', () => this.rejectAll(), { once: true });
     }
     return new Promise<void>((resolve, reject) => {
-      this.waiters.push({ resolve, reject });
+      if (own === undefined) {
+        this.waiters.push({ resolve, reject, gone: false });
+        return;
+      }
+      const onAbort = () => {
+        waiter.gone = true;
+        reject(own.reason);
+      };
+      const waiter: Waiter = {
+        resolve: () => {
+          own.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        reject: (reason) => {
+          own.removeEventListener('abort', onAbort);
+          reject(reason);
+        },
+        gone: false,
+      };
+      own.addEventListener('abort', onAbort, { once: true });
+      this.waiters.push(waiter);
     });
   }
 
-  /** Gives a slot back, handing it straight to the longest waiter if there is one. */
+  /** Gives a slot back, handing it straight to the longest waiter still waiting if there is one. */
   release(): void {
-    if (this.head < this.waiters.length) {
-      const next = this.waiters[this.head] as { resolve: () => void };
+    while (this.head < this.waiters.length) {
+      const next = this.waiters[this.head] as Waiter;
       this.waiters[this.head] = undefined as never;
       this.head++;
       if (this.head > 1024 && this.head * 2 > this.waiters.length) {
         this.waiters = this.waiters.slice(this.head);
         this.head = 0;
       }
+      if (next.gone) continue;
       next.resolve();
       return;
     }
@@ -63,6 +97,6 @@ export class Semaphore {
     const waiting = this.waiters.slice(this.head);
     this.waiters = [];
     this.head = 0;
-    for (const waiter of waiting) waiter.reject(this.signal.reason);
+    for (const waiter of waiting) if (!waiter.gone) waiter.reject(this.signal.reason);
   }
 }

@@ -58,7 +58,7 @@ export function runTask(
       ),
     };
   }
-  if (node.batch !== undefined) return batcherOf(run, prep, at, node).submit(state, visit);
+  if (node.batch !== undefined) return batcherOf(run, prep, at, node).submit(state, visit, run);
   // An aborted run calls no more nodes, whatever path reached this execution.
   if (run.stopReason !== undefined) throw run.signal.reason;
   run.executions++;

@@ -113,7 +113,7 @@ describe('what was admitted is what runs', () => {
     await dispatcher.run(doc);
     const work = doc.placements.find((p) => p.key === 'work');
     try {
-      for (const r of (work?.routes ?? []) as { kind: string }[]) r.kind = 'next';
+      for (const r of (work?.routes ?? []) as unknown as { kind: string }[]) r.kind = 'next';
     } catch {
       // Frozen: the change is refused outright.
     }
@@ -192,21 +192,31 @@ describe('what was admitted is what runs', () => {
       outputs: ['ok', 'again'],
       run: () => (++looseCalls < 5 ? 'again' : 'ok'),
     });
-    let gets = 0;
-    // Good for the first look, unbounded for every later one: a check-then-use gap is all it takes.
+    // Good until the embed placement starts, unbounded from then on: a check-then-use gap is all it takes.
+    let running = false;
     const library: DagLibrary = {
       get: (id) =>
         id !== 'urn:test:child'
           ? undefined
-          : gets++ === 0
-            ? loop('urn:test:child', node.id, 1)
-            : unbounded('urn:test:child', loose.id),
+          : running
+            ? unbounded('urn:test:child', loose.id)
+            : loop('urn:test:child', node.id, 1),
     };
     const dispatcher = createDispatcher({ nodes: [node, loose], clock: clock(), policy, library });
-    const outcome = await dispatcher.run(embedding('urn:test:child')).then(
-      (result) => result.failures.map((f) => f.error.code),
-      (error: unknown) => [isSwitchyardError(error) ? error.code : String(error)],
-    );
+    const outcome = await dispatcher
+      .run(
+        embedding('urn:test:child'),
+        {},
+        {
+          onEvent: (e) => {
+            if (e.type === 'placement.start' && e.placement === 'inner') running = true;
+          },
+        },
+      )
+      .then(
+        (result) => result.failures.map((f) => f.error.code),
+        (error: unknown) => [isSwitchyardError(error) ? error.code : String(error)],
+      );
     expect(outcome).toEqual(['E_UNBOUNDED_LOOP']);
     expect(looseCalls).toBe(0);
   });

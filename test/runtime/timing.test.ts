@@ -25,7 +25,7 @@ async function timeline(
   results: readonly NodeResult[],
   options: { seed?: number; start?: number; deadlineMs?: number } = {},
 ) {
-  const clock = createVirtualClock({ auto: true, start: options.start ?? 0 });
+  const clock = createVirtualClock({ auto: true, start: options.start ?? 0, wallStart: options.start ?? 0 });
   const node = scripted(
     'urn:test:try',
     ['ok', 'fail'],
@@ -125,7 +125,7 @@ describe('Retry-After hints', () => {
     defaults: { backoff: backoff('constant'), jitter: 'none', retryAfter: { capMs: 10_000 } },
   };
 
-  it('takes milliseconds, seconds and HTTP-dates (relative to the virtual clock), capped by the policy', async () => {
+  it('takes milliseconds, seconds and HTTP-dates (relative to the virtual wall clock), capped by the policy', async () => {
     const start = Date.UTC(2025, 0, 1, 12, 0, 0);
     const { delays, rec } = await timeline(
       policy,
