@@ -99,3 +99,79 @@ export function generateDocument(placements: number): Record<string, unknown> {
 export async function generateExpanded(placements: number): Promise<unknown[]> {
   return expand(generateDocument(placements));
 }
+
+function checkSize(what: string, placements: number, least: number): void {
+  if (!Number.isInteger(placements) || placements < least) {
+    throw new RangeError(`${what}(${placements}): ask for an integer of at least ${least} placements`);
+  }
+}
+
+/**
+ * A chain of exactly `placements` placements: tasks `t0 … t(n-3)`, each retrying itself on a budget of its own
+ * (max 2) that exhausts into the `failed` terminal, the last one routing to `done`.
+ *
+ * @example
+ * ```ts
+ * const chain = generateChain(10_000);
+ * ```
+ */
+export function generateChain(placements: number): Dag {
+  checkSize('generateChain', placements, 3);
+  const builder = dag(`urn:switchyard:dag:chain-${placements}`, {
+    name: `Chain of ${placements} placements`,
+    version: '1.0.0',
+  });
+  const tasks = placements - 2;
+  builder.entry('t0');
+  for (let i = 0; i < tasks; i++) {
+    builder
+      .budget(`b${i}`, 2)
+      .task(`t${i}`, NODE)
+      .route('ok', i + 1 < tasks ? `t${i + 1}` : 'done')
+      .retry('again', `t${i}`, { budget: `b${i}`, exhausted: 'failed' });
+  }
+  builder.terminal('done', 'completed').terminal('failed', 'failed');
+  return builder.build();
+}
+
+/** Placements in one layer of {@link generateLattice}. */
+export const LATTICE_WIDTH = 8;
+
+/**
+ * A lattice of exactly `placements` placements: a `start` task fans out to the first layer; each placement
+ * `l<layer>_<i>` routes to two placements of the next layer (`i` and `i + 1`, wrapping), and retries to the
+ * placement `i` of the layer before it on the layer's budget (max 2, exhausted into `failed`; the first layer
+ * retries itself). The last, possibly partial, layer routes to `done`.
+ *
+ * @example
+ * ```ts
+ * const lattice = generateLattice(10_000);
+ * ```
+ */
+export function generateLattice(placements: number): Dag {
+  checkSize('generateLattice', placements, 4);
+  const builder = dag(`urn:switchyard:dag:lattice-${placements}`, {
+    name: `Lattice of ${placements} placements`,
+    version: '1.0.0',
+  });
+  const cells = placements - 3;
+  const key = (k: number): string =>
+    k < cells ? `l${Math.floor(k / LATTICE_WIDTH)}_${k % LATTICE_WIDTH}` : 'done';
+  builder.entry('start').task('start', NODE);
+  for (let i = 0; i < Math.min(LATTICE_WIDTH, cells); i++) builder.route(`o${i}`, key(i));
+  const layers = Math.ceil(cells / LATTICE_WIDTH);
+  for (let layer = 0; layer < layers; layer++) builder.budget(`layer${layer}`, 2);
+  for (let k = 0; k < cells; k++) {
+    const layer = Math.floor(k / LATTICE_WIDTH);
+    const i = k % LATTICE_WIDTH;
+    const next = (layer + 1) * LATTICE_WIDTH;
+    const back = layer === 0 ? k : k - LATTICE_WIDTH;
+    builder
+      .task(key(k), NODE)
+      .route('left', key(next + i))
+      .route('right', key(next + ((i + 1) % LATTICE_WIDTH)))
+      .retry('again', key(back), { budget: `layer${layer}`, exhausted: 'failed' });
+  }
+  builder.terminal('done', 'completed').terminal('failed', 'failed');
+  return builder.build();
+}

@@ -3,15 +3,31 @@
  * form of the same graph hashes the same; any change to the graph changes the hash.
  */
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { datasetOf, type Quad } from './dataset.ts';
 import { canonize } from './jsonld-api.ts';
 import type { Dag } from './model.ts';
 import { toDocument } from './serialise.ts';
 
+// rdf-canonize ships no types; the one call used here is typed locally.
+interface RdfCanonize {
+  canonize(dataset: readonly Quad[], options: { readonly algorithm: 'RDFC-1.0' }): Promise<string>;
+}
+const rdfCanonize = createRequire(import.meta.url)('rdf-canonize') as RdfCanonize;
+
 const cache = new WeakMap<Dag, Promise<string>>();
 
-/** The RDFC-1.0 canonical N-Quads of a model. */
+/**
+ * The RDFC-1.0 canonical N-Quads of a model. The dataset of the canonical document is built directly and
+ * canonicalised by rdf-canonize (the library jsonld.js uses), which keeps the cost linear in the number of
+ * placements; a document outside the serialiser's shape goes through `jsonld.canonize` instead.
+ */
 export function canonicalNQuads(dag: Dag): Promise<string> {
-  return canonize(toDocument(dag));
+  const document = toDocument(dag);
+  const dataset = datasetOf(document);
+  return dataset === undefined
+    ? canonize(document)
+    : rdfCanonize.canonize(dataset, { algorithm: 'RDFC-1.0' });
 }
 
 /**
