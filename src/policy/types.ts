@@ -32,7 +32,10 @@ export interface TimingPolicy {
   readonly backoff: BackoffOptions;
   readonly jitter: JitterMode;
   readonly retryAfter: RetryAfterOptions;
-  /** Most items of one run executing this placement at once (for scatter: children in flight). */
+  /**
+   * Most items of one run executing this placement at once. For a scatter: most of its children in flight at
+   * once across the whole run, the children of every item that reaches it counted together.
+   */
   readonly concurrency: number;
 }
 
