@@ -1,6 +1,6 @@
 /**
- * The two text transforms every Mermaid line goes through: keys into safe node ids, and free text into
- * label text that no character can break out of.
+ * The text transforms every Mermaid line goes through: keys into safe node ids, and free text into label
+ * or comment text that no character can break out of, and in which no Mermaid directive can be formed.
  */
 
 /**
@@ -51,19 +51,31 @@ export function escapeNodeLabel(text: string): string {
  * Escapes text for a double-quoted edge label or subgraph title.
  * Mermaid decodes only `#lt;`, `#gt;` and `#amp;` there (plain SVG text), so those carry `<`, `>` and `&`;
  * a `"` cannot be carried at all and becomes `'`; a `#` gets a zero-width space after it so that `#x;` in
- * the text is not read as an entity; a leading backtick gets one before it so the label is not Markdown.
+ * the text is not read as an entity; a `%` gets one too, because Mermaid obeys `%%{…}%%` directives found
+ * anywhere in the text, before it parses a single line; a leading backtick gets one before it so the label
+ * is not Markdown.
  * @example
  * escapeEdgeLabel('a "b" <c>') // "a 'b' #lt;c#gt;"
  */
 export function escapeEdgeLabel(text: string): string {
-  const escaped = text.replace(/\s+/gu, ' ').replace(/["<>&#]/gu, (char) => {
+  const escaped = text.replace(/\s+/gu, ' ').replace(/["<>&#%]/gu, (char) => {
     if (char === '"') return "'";
     if (char === '<') return '#lt;';
     if (char === '>') return '#gt;';
     if (char === '&') return '#amp;';
-    return '#\u200B';
+    return `${char}\u200B`;
   });
   return escaped.startsWith('`') ? `\u200B${escaped}` : escaped;
+}
+
+/**
+ * Escapes text for a `%%` comment line: one line, and every `%` followed by a zero-width space, so that the
+ * text can neither end the comment nor form a `%%{…}%%` directive, which Mermaid obeys even inside a comment.
+ * @example
+ * escapeComment('x %%{init: {}}%%') // 'x %\u200B%\u200B{init: {}}%\u200B%\u200B'
+ */
+export function escapeComment(text: string): string {
+  return text.replace(/\s+/gu, ' ').replaceAll('%', '%\u200B');
 }
 
 /** Joins label lines (each already escaped) with Mermaid's line break. */

@@ -4,7 +4,7 @@
  */
 import type { Dag, DagLibrary, Placement } from '../document/model.ts';
 import { type Edge, edgeLabel, mergeParallel, routeEdges } from './mermaid-edges.ts';
-import { escapeEdgeLabel, escapeNodeLabel, labelLines, mermaidId } from './mermaid-text.ts';
+import { escapeComment, escapeEdgeLabel, escapeNodeLabel, labelLines, mermaidId } from './mermaid-text.ts';
 import { edgeStyle, initDirective, palette, type Theme } from './theme.ts';
 import type { DagTrace, TraceSummary } from './trace.ts';
 
@@ -69,7 +69,7 @@ export function toMermaid(dag: Dag, options: MermaidOptions = {}): string {
   const out = [
     initDirective(theme, options.layout ?? defaultMermaidOptions.layout),
     `flowchart ${options.direction ?? defaultMermaidOptions.direction}`,
-    `  %% ${oneLine(dag.name)} ${oneLine(dag.version)} (${oneLine(dag.id)})`,
+    `  %% ${escapeComment(`${dag.name} ${dag.version} (${dag.id})`)}`,
     ...builder.lines,
   ];
   const edges = mergeParallel(builder.edges);
@@ -245,8 +245,4 @@ function tail(iri: string): string {
       .filter((part) => part !== '')
       .pop() ?? iri
   );
-}
-
-function oneLine(text: string): string {
-  return text.replace(/\s+/gu, ' ');
 }

@@ -151,15 +151,28 @@ function checkEvent(value: unknown, where: string): RunEvent {
   return value as RunEvent;
 }
 
+/** A retry trace being summed up: its wait list grows in place, so each event costs the same. */
+interface MutableRetryTrace {
+  readonly from: string;
+  readonly output: string;
+  readonly to: string;
+  readonly budget: string;
+  readonly waitsMs: number[];
+  totalMs: number;
+}
+
+/** A count being summed up, for edges and salvages. */
+type Counted<T extends { readonly count: number }> = Omit<T, 'count'> & { count: number };
+
 interface MutableDagTrace {
   dag: string;
   visits: Map<string, number>;
-  edges: Map<string, EdgeTrace>;
-  retries: Map<string, RetryTrace>;
-  salvages: Map<string, SalvageTrace>;
+  edges: Map<string, Counted<EdgeTrace>>;
+  retries: Map<string, MutableRetryTrace>;
+  salvages: Map<string, Counted<SalvageTrace>>;
 }
 
-/** Sums up events per DAG IRI: visits, edges taken, retry waits, salvages. */
+/** Sums up events per DAG IRI: visits, edges taken, retry waits, salvages; linear in the number of events. */
 export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
   const dags = new Map<string, MutableDagTrace>();
   const of = (dag: string): MutableDagTrace => {
@@ -186,24 +199,40 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
       case 'route': {
         const edges = of(event.dag).edges;
         const key = edgeKey(event.from, event.output, event.kind);
-        const count = (edges.get(key)?.count ?? 0) + 1;
-        edges.set(key, { from: event.from, output: event.output, to: event.to, kind: event.kind, count });
+        const seen = edges.get(key);
+        // The last event's target wins, as each route event says where that edge went.
+        if (seen === undefined) {
+          edges.set(key, {
+            from: event.from,
+            output: event.output,
+            to: event.to,
+            kind: event.kind,
+            count: 1,
+          });
+        } else {
+          edges.set(key, { ...seen, to: event.to, count: seen.count + 1 });
+        }
         break;
       }
       case 'retry.scheduled': {
         const retries = of(event.dag).retries;
         const output = scheduledOutput(events, index, event);
         const key = retryKey(event.from, event.to, event.budget, output);
-        const waitsMs = [...(retries.get(key)?.waitsMs ?? []), event.delayMs];
-        const totalMs = waitsMs.reduce((sum, ms) => sum + ms, 0);
-        retries.set(key, { from: event.from, output, to: event.to, budget: event.budget, waitsMs, totalMs });
+        let retry = retries.get(key);
+        if (retry === undefined) {
+          retry = { from: event.from, output, to: event.to, budget: event.budget, waitsMs: [], totalMs: 0 };
+          retries.set(key, retry);
+        }
+        retry.waitsMs.push(event.delayMs);
+        retry.totalMs += event.delayMs;
         break;
       }
       case 'salvage': {
         const salvages = of(event.dag).salvages;
         const key = retryKey(event.from, event.to);
-        const count = (salvages.get(key)?.count ?? 0) + 1;
-        salvages.set(key, { from: event.from, to: event.to, count });
+        const seen = salvages.get(key);
+        if (seen === undefined) salvages.set(key, { from: event.from, to: event.to, count: 1 });
+        else seen.count += 1;
         break;
       }
       default:

@@ -156,7 +156,11 @@ describe('render refuses special and non-writable paths at once', () => {
   });
 
   it('-o under /proc is refused before any rendering', async () => {
-    const result = await runCli(['render', 'cv.jsonld', '-o', '/proc/switchyard.svg'], dir);
+    // A Chromium that does not exist would be the first failure of a command that rendered before checking.
+    const result = await runCli(
+      ['render', 'cv.jsonld', '-o', '/proc/switchyard.svg', '--chromium', join(dir, 'no-chromium')],
+      dir,
+    );
     expectOneLine(result, EXIT_PROBLEM, /^switchyard: cannot write \/proc\/switchyard\.svg: /);
   });
 
@@ -291,5 +295,105 @@ describe('node modules that cannot be imported', () => {
       EXIT_PROBLEM,
       /`nodes\[1\]` is number, not a node/,
     );
+  });
+});
+
+/** compose-validate with placements renamed (`from` → `to`), every reference to them included. */
+async function renamedCv(renames: Record<string, string>): Promise<string> {
+  const names = new Map(Object.entries(renames));
+  const name = (key: string) => names.get(key) ?? key;
+  const doc = JSON.parse(await readFile(CV, 'utf8')) as {
+    entrypoints: string[];
+    placements: { key: string; routes?: { to: string; exhausted?: string }[] }[];
+  };
+  doc.entrypoints = doc.entrypoints.map(name);
+  for (const placement of doc.placements) {
+    placement.key = name(placement.key);
+    for (const route of placement.routes ?? []) {
+      route.to = name(route.to);
+      if (route.exhausted !== undefined) route.exhausted = name(route.exhausted);
+    }
+  }
+  return JSON.stringify(doc, null, 2);
+}
+
+describe('policy keys that name nothing in the document', () => {
+  const POLICY = `{
+  "placements": {
+    "compse": { "deadlineMs": 1000 },
+    "urn:switchyard:dag:compose-validate#valdate": { "deadlineMs": 50 },
+    "validate": { "deadlineMs": 50 }
+  },
+  "nodes": { "urn:switchyard:node:compose": {}, "urn:switchyard:node:salvag": { "deadlineMs": 5 } }
+}
+`;
+
+  it('run refuses them before running, each at its line and column with a suggestion', async () => {
+    await writeFile(join(dir, 'typo.policy.json'), POLICY);
+    const result = await runCli(
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--policy', 'typo.policy.json', '--events', 'typo.jsonl'],
+      dir,
+    );
+    expect(result.code).toBe(EXIT_PROBLEM);
+    expect(result.out).toBe('');
+    expect(result.err.trimEnd().split('\n')).toEqual([
+      "typo.policy.json:3:5 error E_POLICY_UNKNOWN_KEY placement override 'compse' names no placement of urn:switchyard:dag:compose-validate — did you mean 'compose'? (at /placements/compse)",
+      "typo.policy.json:4:5 error E_POLICY_UNKNOWN_KEY placement override 'urn:switchyard:dag:compose-validate#valdate': urn:switchyard:dag:compose-validate has no placement 'valdate' — did you mean 'urn:switchyard:dag:compose-validate#validate'? (at /placements/urn:switchyard:dag:compose-validate#valdate)",
+      "typo.policy.json:7:49 error E_POLICY_UNKNOWN_KEY node override 'urn:switchyard:node:salvag' names no node placed in urn:switchyard:dag:compose-validate — did you mean 'urn:switchyard:node:salvage'? (at /nodes/urn:switchyard:node:salvag)",
+      'switchyard: typo.policy.json: 3 problems; fix them and run again',
+    ]);
+    await expect(readFile(join(dir, 'typo.jsonl'))).rejects.toThrow();
+  });
+
+  it('inspect --policy refuses them too; one problem is one line', async () => {
+    await writeFile(join(dir, 'one.policy.json'), '{ "placements": { "Validate": { "deadlineMs": 5 } } }\n');
+    const result = await runCli(['inspect', 'cv.jsonld', '--policy', 'one.policy.json'], dir);
+    expectOneLine(
+      result,
+      EXIT_PROBLEM,
+      /^switchyard: one\.policy\.json:1:19 error E_POLICY_UNKNOWN_KEY placement override 'Validate' names no placement of .* — did you mean 'validate'\?/,
+    );
+  });
+
+  it('a policy whose keys all name something is used, a prototype name included', async () => {
+    await writeFile(join(dir, 'proto.jsonld'), await renamedCv({ salvage: 'constructor' }));
+    await writeFile(
+      join(dir, 'proto.policy.json'),
+      '{ "placements": { "constructor": { "deadlineMs": 1000 }, "compose": {} } }\n',
+    );
+    const result = await runCli(['inspect', 'proto.jsonld', '--policy', 'proto.policy.json'], dir);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    await writeFile(join(dir, 'proto2.policy.json'), '{ "placements": { "toString": {} } }\n');
+    const wrong = await runCli(['inspect', 'proto.jsonld', '--policy', 'proto2.policy.json'], dir);
+    expectOneLine(
+      wrong,
+      EXIT_PROBLEM,
+      /E_POLICY_UNKNOWN_KEY placement override 'toString' names no placement/,
+    );
+  });
+});
+
+describe('run summaries of documents whose names are prototype keys', () => {
+  it('counts items per terminal named __proto__, toString or constructor', async () => {
+    const text = await renamedCv({
+      done: 'toString',
+      salvaged: '__proto__',
+      failed: 'constructor',
+      salvage: 'valueOf',
+    });
+    await writeFile(join(dir, 'names.jsonld'), text);
+    const input = JSON.stringify([{ topic: 'a' }, { topic: 'b' }, { topic: 'broken' }]);
+    const result = await runCli(['run', 'names.jsonld', '--nodes', 'weird.ts', '--input', input], dir);
+    const lines = result.out.split('\n');
+    expect(lines).toContain('  __proto__ (completed): 2 items');
+    expect(lines).toContain('  constructor (failed): 1 item');
+    expect(result.out).not.toMatch(/NaN|\[object|function/u);
+    const json = await runCli(
+      ['run', 'names.jsonld', '--nodes', 'weird.ts', '--input', input, '--json'],
+      dir,
+    );
+    const printed = JSON.parse(json.out) as { items: { terminal: string }[] };
+    expect(printed.items.map((i) => i.terminal).sort()).toEqual(['__proto__', '__proto__', 'constructor']);
   });
 });

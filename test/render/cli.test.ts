@@ -63,7 +63,7 @@ describe('switchyard render', () => {
 
   it('rejects an unknown extension in one line', async () => {
     const result = await render('dags/checkout.jsonld', '-o', join(dir, 'x.jpg'));
-    expect(result.code).toBe(1);
+    expect(result.code).toBe(2);
     expect(result.err).toMatch(
       /^switchyard: cannot tell the format of .*x\.jpg: end the path with \.svg, \.png or \.mmd$/,
     );
