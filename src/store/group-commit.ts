@@ -32,7 +32,7 @@ export function createGroupCommitter(store: RunStore, schedule: Schedule = queue
 
   const close = (): Promise<void> => {
     scheduled = false;
-    if (queued.length === 0) return previous;
+    if (waiters.length === 0) return previous;
     const batch = queued;
     const settle = waiters;
     queued = [];

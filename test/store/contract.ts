@@ -98,6 +98,19 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         expect(read?.position.wait).toEqual({ until: T0 + 3, reason: 'backoff' });
       });
 
+      it('never shares a checkpoint object with its caller', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        const written = makeCheckpoint('r1', '1');
+        await store.commit([{ kind: 'checkpoint', checkpoint: written }]);
+        (written.state.data as Record<string, unknown>).n = 'changed after commit';
+        (written.position.frames as unknown[]).length = 0;
+        const read = await store.getCheckpoint('r1', '1');
+        Object.defineProperty(read?.state.budgets, 'hasOwnProperty', { value: 99 });
+        const [listed] = await store.listCheckpoints('r1');
+        expect(JSON.stringify(listed)).toBe(JSON.stringify(makeCheckpoint('r1', '1')));
+        expect(listed).not.toBe(read);
+      });
+
       it('keeps the latest checkpoint per item, listed in the order items were first written', async () => {
         await store.commit([runWrite(makeRun('r1'))]);
         await store.commit([

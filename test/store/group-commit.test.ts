@@ -39,6 +39,9 @@ describe('group commit', () => {
     await group.write(...eventWrites('r1', 0, 3));
     await group.write(...eventWrites('r1', 3, 4));
     expect(batches).toEqual([100, 3, 1]);
+    await group.write();
+    await group.flush();
+    expect(batches).toEqual([100, 3, 1, 0]);
   });
 
   it('rejects every write of a failed batch, and the next batch still goes', async () => {
