@@ -52,6 +52,7 @@ export type RuntimeCode =
   | 'E_RUN_DEADLINE'
   | 'E_ABORTED'
   | 'E_INPUT'
+  | 'E_STEP_VALUE'
   | 'E_CHROMIUM_NOT_FOUND'
   | 'E_RENDER'
   | 'E_MERMAID_SYNTAX'

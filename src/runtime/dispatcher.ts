@@ -11,6 +11,7 @@ import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.
 import { Admissions } from './admit.ts';
 import { EventStream } from './event-stream.ts';
 import type { RunEvent } from './events.ts';
+import { copyJson } from './copy.ts';
 import { executeRun } from './execute-run.ts';
 import { createItemState, type ItemState, restoreItemState } from './item-state.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from './node.ts';
@@ -43,11 +44,12 @@ export interface RunOptions {
    * for no deadline.
    */
   readonly deadlineMs?: number;
-  /** Several input items (ids '1', '2', …) instead of the single `input`. */
+  /** Several input items (ids '1', '2', …) instead of the single `input`; each is copied, as `input` is. */
   readonly items?: readonly Record<string, unknown>[];
   /**
    * Checkpointed item states to run again from the entrypoint instead of `input`/`items`: data, budgets,
-   * journal (recorded steps are not run again), trail and visits are kept.
+   * journal (recorded steps are not run again, those of embeds and scatter children included), trail and
+   * visits are kept. They are copied: the run never writes into these objects.
    */
   readonly resume?: readonly ItemState[];
   /** The entrypoint key to start at; default the document's first entrypoint. */
@@ -125,7 +127,7 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
           const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
           const states =
             runOptions.resume?.map((saved) => restoreItemState(saved)) ??
-            (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), data));
+            (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), copyJson(data)));
           return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashDag(compiled.dag));
         })
         .then((done) => withListenerErrors(done, stream));

@@ -3,16 +3,20 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { copyJson } from './copy.ts';
 import type { Outcome } from './decide.ts';
 import { engineError } from './error-summary.ts';
-import { createItemState, type ItemState } from './item-state.ts';
+import { createChildState, type ItemState } from './item-state.ts';
+import { embedSegment } from './journal-key.ts';
 import { getPointer, setPointer } from './pointer.ts';
 import type { RunContext } from './runner.ts';
 
 /**
  * Runs an embed placement: the child DAG gets data built from the `input` mappings (parent pointer → child
- * pointer, copied; absent values are skipped), a fresh state (budgets, journal) as item `<parent id>/<placement key>`, and runs from its
- * first entrypoint. At its terminal the `result` mappings copy child values back (child pointer → parent
- * pointer; absent values are skipped), and the terminal's outcome (`completed` / `failed`) is the output.
- * A child that fails with an error gives that error as the embed's outcome (its `retry` / `error` route).
+ * pointer, copied; absent values are skipped), fresh budgets, and runs from its first entrypoint as item
+ * `<parent id>/<placement key>`. Its steps go to the parent's journal under the scope `<placement key>/`, so
+ * a step recorded in an embed is replayed when the parent enters the embed again. At its terminal the
+ * `result` mappings copy child values back (child pointer → parent pointer, copied; absent values are
+ * skipped), and the terminal's outcome (`completed` / `failed`) is the output. A child that fails with an
+ * error gives that error as the embed's outcome (its `retry` / `error` route). Pointers naming `__proto__`,
+ * `constructor` or `prototype` fail the item with `E_INPUT`.
  */
 export async function runEmbed(run: RunContext, at: CompiledPlacement, state: ItemState): Promise<Outcome> {
   const placement = at.placement as EmbedPlacement;
@@ -32,13 +36,13 @@ export async function runEmbed(run: RunContext, at: CompiledPlacement, state: It
     const value = getPointer(state.data, mapping.from);
     if (value !== undefined) data = setPointer(data, mapping.to, copyJson(value));
   }
-  const childState = createItemState(`${state.id}/${at.key}`, data);
+  const childState = createChildState(state, `${state.id}/${at.key}`, embedSegment(at.key), data);
   const ending = await run.drive(child, childState, entry);
   if (ending.kind === 'stopped') throw run.signal.reason;
   if (ending.kind === 'failed') return { error: ending.error };
   for (const mapping of placement.result) {
     const value = getPointer(childState.data, mapping.from);
-    if (value !== undefined) state.data = setPointer(state.data, mapping.to, value);
+    if (value !== undefined) state.data = setPointer(state.data, mapping.to, copyJson(value));
   }
   return { output: ending.outcome };
 }

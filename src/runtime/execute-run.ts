@@ -5,6 +5,7 @@ import type { EventStream } from './event-stream.ts';
 import { createItemState, type ItemState } from './item-state.ts';
 import { POST_PHASE_DEADLINE_MS, runPhases } from './phases.ts';
 import type { Prepared } from './prepare.ts';
+import { emptyRecord, ownValue } from './record.ts';
 import type { ItemAborted, ItemFailure, ItemResult, PhaseError, RunResult } from './run.ts';
 import { type Ending, RunContext, type RunEnvironment } from './runner.ts';
 
@@ -155,7 +156,7 @@ function assemble(run: RunContext, dagId: string, states: readonly ItemState[], 
   const items: ItemResult[] = [];
   const failures: ItemFailure[] = [];
   const aborted: ItemAborted[] = [];
-  const byTerminal: Record<string, number> = {};
+  const byTerminal = emptyRecord<number>();
   let completed = 0;
   endings.forEach((ending, i) => {
     const state = states[i] as ItemState;
@@ -167,7 +168,7 @@ function assemble(run: RunContext, dagId: string, states: readonly ItemState[], 
         data: state.data,
         state,
       });
-      byTerminal[ending.placement] = (byTerminal[ending.placement] ?? 0) + 1;
+      byTerminal[ending.placement] = (ownValue(byTerminal, ending.placement) ?? 0) + 1;
       if (ending.outcome === 'completed') completed++;
     } else if (ending.kind === 'failed') {
       failures.push({ id: state.id, placement: ending.placement, error: summarise(ending.error), state });

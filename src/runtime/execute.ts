@@ -1,5 +1,6 @@
-import { SwitchyardError } from '../errors.ts';
+import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import type { Clock } from '../policy/types.ts';
+import { unwatchAbort, watchAbort } from './abort-watch.ts';
 import { spent } from './budgets.ts';
 import type { ItemState } from './item-state.ts';
 import { journalStep } from './journal.ts';
@@ -103,8 +104,17 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
     return spent(this.state, budget);
   }
 
+  /**
+   * The first `E_STEP_VALUE` a step of this execution raised: the item fails with it even if the node
+   * catches it, since the step ran and its value is lost.
+   */
+  stepFailure: SwitchyardError | undefined;
+
   step<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
-    return journalStep(this.state, key, fn);
+    return journalStep(this.state, key, fn).catch((error: unknown) => {
+      if (isSwitchyardError(error) && error.code === 'E_STEP_VALUE') this.stepFailure ??= error;
+      throw error;
+    });
   }
 }
 
@@ -139,7 +149,8 @@ function deadlineError(placement: string, deadlineMs: number): SwitchyardError {
 /**
  * Settles with the node's promise, unless `runSignal` aborts first (rejects with its reason) or the deadline
  * of `scope` (a {@link DeadlineScope}) fires first (expires the scope so the node can stop, and rejects with
- * `E_DEADLINE`).
+ * `E_DEADLINE`). It waits on `runSignal` through {@link watchAbort}: the executions in flight share one
+ * listener, so their number does not make each one dearer.
  */
 export function settleNode<T>(
   pending: PromiseLike<T>,
@@ -155,7 +166,7 @@ export function settleNode<T>(
       reject(runSignal.reason);
     };
     const done = () => {
-      runSignal.removeEventListener('abort', onAbort);
+      unwatchAbort(runSignal, onAbort);
       timer?.abort();
     };
     // The node's promise is always handled, even when the run has already stopped: a late rejection of an
@@ -171,13 +182,13 @@ export function settleNode<T>(
       },
     );
     if (runSignal.aborted) return onAbort();
-    runSignal.addEventListener('abort', onAbort, { once: true });
+    watchAbort(runSignal, onAbort);
     if (scope instanceof DeadlineScope) {
       const deadlineMs = scope.deadlineMs;
       timer = new AbortController();
       clock.sleep(deadlineMs, timer.signal).then(
         () => {
-          runSignal.removeEventListener('abort', onAbort);
+          unwatchAbort(runSignal, onAbort);
           const error = deadlineError(placement, deadlineMs);
           reject(error);
           scope.expire(error);

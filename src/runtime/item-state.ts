@@ -1,4 +1,9 @@
 import type { RouteKind } from '../document/model.ts';
+import { copyJson } from './copy.ts';
+import type { JournalEntry } from './journal-value.ts';
+import { emptyRecord, ownValue, recordFrom } from './record.ts';
+
+export type { JournalEntry } from './journal-value.ts';
 
 /** One edge an item took: from `placement` on `output` to `to`; `exhausted` marks a retry route's exhaustion edge. */
 export interface TrailEntry {
@@ -8,14 +13,14 @@ export interface TrailEntry {
   readonly kind: RouteKind | 'exhausted';
 }
 
-/** A recorded journal step: the value `ctx.step` returned the first time. */
-export interface JournalEntry {
-  readonly value: unknown;
-}
-
 /**
  * Everything the engine knows about one item, as plain JSON so that it can be checkpointed and resumed.
- * Budgets hold spent counts (0 when absent); visits count entries per placement key.
+ * Budgets hold spent counts (0 when absent); visits count entries per placement key. `budgets`, `journal`
+ * and `visits` are keyed by names from documents and nodes, so they are null-prototype records (see
+ * `record.ts`); a JSON round trip followed by {@link restoreItemState} gives them back as such.
+ *
+ * An item inside an embed or a scatter shares the journal of the input item it descends from: `scope` is its
+ * path from that item (see `journal-key.ts`), the prefix of its journal keys. Input items have no scope.
  */
 export interface ItemState {
   readonly id: string;
@@ -24,32 +29,65 @@ export interface ItemState {
   readonly journal: Record<string, JournalEntry>;
   readonly trail: TrailEntry[];
   readonly visits: Record<string, number>;
+  readonly scope?: string;
 }
 
 /**
- * Creates the state of a fresh item, with no budget spent and an empty journal.
+ * Creates the state of a fresh item, with no budget spent and an empty journal. `data` is used as given:
+ * the dispatcher copies the caller's input before it gets here.
  * @example
  * const state = createItemState('1', { topic: 'whales' });
  */
 export function createItemState(id: string, data: Record<string, unknown>): ItemState {
-  return { id, data, budgets: {}, journal: {}, trail: [], visits: {} };
+  return { id, data, budgets: emptyRecord(), journal: emptyRecord(), trail: [], visits: emptyRecord() };
 }
 
-/** Rebuilds a state from a checkpointed copy under a new or the same id; journal and budgets are kept. */
-export function restoreItemState(saved: ItemState, id: string = saved.id): ItemState {
+/**
+ * Creates the state of an item that runs inside `parent` (an embedded document, a scatter child): fresh
+ * budgets, trail and visits, and the parent's journal under the scope `parent.scope + segment`.
+ */
+export function createChildState(
+  parent: ItemState,
+  id: string,
+  segment: string,
+  data: Record<string, unknown>,
+): ItemState {
   return {
     id,
-    data: saved.data,
-    budgets: { ...saved.budgets },
-    journal: { ...saved.journal },
-    trail: [...saved.trail],
-    visits: { ...saved.visits },
+    data,
+    budgets: emptyRecord(),
+    journal: parent.journal,
+    trail: [],
+    visits: emptyRecord(),
+    scope: (parent.scope ?? '') + segment,
   };
+}
+
+/**
+ * Rebuilds a state from a checkpointed copy under a new or the same id: data, budgets, journal, trail and
+ * visits are kept, as deep copies in null-prototype records, so the run never writes into `saved`.
+ */
+export function restoreItemState(saved: ItemState, id: string = saved.id): ItemState {
+  const data = copyJson(saved.data);
+  const state: ItemState = {
+    id,
+    data: data !== null && typeof data === 'object' && !Array.isArray(data) ? data : {},
+    budgets: recordFrom(saved.budgets, countOf),
+    journal: recordFrom(saved.journal, (entry) => copyJson(entry) as JournalEntry),
+    trail: Array.isArray(saved.trail) ? saved.trail.map((entry) => ({ ...entry })) : [],
+    visits: recordFrom(saved.visits, countOf),
+  };
+  return typeof saved.scope === 'string' && saved.scope !== '' ? { ...state, scope: saved.scope } : state;
+}
+
+/** A count read from a checkpoint: a non-negative integer, else 0. */
+function countOf(value: unknown): number {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
 }
 
 /** Counts one more entry into `placement` and returns the visit number (1 on the first entry). */
 export function countVisit(state: ItemState, placement: string): number {
-  const visit = (state.visits[placement] ?? 0) + 1;
+  const visit = (ownValue(state.visits, placement) ?? 0) + 1;
   state.visits[placement] = visit;
   return visit;
 }

@@ -1,32 +1,62 @@
-import { SwitchyardError } from '../errors.ts';
 import type { ItemState } from './item-state.ts';
+import { journalKey } from './journal-key.ts';
+import { encodeStepValue, replayEntry, unrecordableError } from './journal-value.ts';
+import { ownValue } from './record.ts';
 
 /**
- * Runs `fn` at most once per item and key: a recorded value is returned without calling `fn` again.
- * A thrown (or rejected) `fn` records nothing, so a later visit runs it again.
+ * Steps still running, per journal object and key. They are not state (nothing to checkpoint): they live
+ * beside the journal, keyed by its identity, and go when it does.
+ */
+const running = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+function runningOf(journal: object): Map<string, Promise<unknown>> {
+  let steps = running.get(journal);
+  if (steps === undefined) {
+    steps = new Map();
+    running.set(journal, steps);
+  }
+  return steps;
+}
+
+/**
+ * Runs `fn` at most once per item and key, and records its value in the item's journal; a recorded value is
+ * returned without calling `fn` again. The rules:
+ * - The key is the item's path through embeds and scatters plus `key` (see `journal-key.ts`): an item inside
+ *   an embedded document or a scatter child records in the journal of the input item it descends from, so a
+ *   parent's retry that re-enters the embed or scatter, or a resumed run, replays the step.
+ * - A call while the same key is still running waits for that call and returns its value (or its error).
+ * - Values are recorded as plain JSON, or encoded (devalue) when JSON cannot hold them, so a replayed Date
+ *   is a Date and a BigInt a BigInt; every call, the first included, returns a fresh decoded copy.
+ * - A value that cannot be encoded (a function, a symbol, a class instance) is recorded as unrecordable and
+ *   the call rejects with `E_STEP_VALUE`, now and on every replay: `fn` never runs again.
+ * - A thrown (or rejected) `fn` records nothing, so a later visit runs it again.
  * @example
  * const receipt = await journalStep(state, 'charge', () => card.charge(amount));
  */
 export async function journalStep<T>(state: ItemState, key: string, fn: () => T | Promise<T>): Promise<T> {
-  const recorded = state.journal[key];
-  if (recorded !== undefined) return recorded.value as T;
-  const value = await fn();
-  state.journal[key] = { value: toJson(value, key) };
-  return value;
+  const journal = state.journal;
+  const id = journalKey(state.scope, key);
+  const recorded = ownValue(journal, id);
+  if (recorded !== undefined) return replayEntry(recorded, id) as T;
+  const steps = runningOf(journal);
+  const pending = steps.get(id);
+  if (pending !== undefined) {
+    await pending;
+    return replayEntry(journal[id] as NonNullable<typeof recorded>, id) as T;
+  }
+  const run = record(journal, id, fn);
+  steps.set(id, run);
+  try {
+    return (await run) as T;
+  } finally {
+    steps.delete(id);
+  }
 }
 
-/** Checks that a step's value survives a JSON round trip, so a resumed run gets the same value back. */
-function toJson(value: unknown, key: string): unknown {
-  if (value === undefined) return null;
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } catch (error) {
-    throw new SwitchyardError(
-      'E_NODE_ERROR',
-      `journal step '${key}' returned a value that is not JSON (${(error as Error).message}); return plain data from step functions`,
-      { cause: error },
-    );
-  }
-  return JSON.parse(text) as unknown;
+async function record(journal: ItemState['journal'], id: string, fn: () => unknown): Promise<unknown> {
+  const value = await fn();
+  const entry = encodeStepValue(value);
+  journal[id] = entry;
+  if ('unrecordable' in entry) throw unrecordableError(id, entry.unrecordable);
+  return replayEntry(entry, id);
 }

@@ -37,6 +37,20 @@ export interface NodeContext<S = unknown> {
   /**
    * Runs `fn` once per item and key: the value is recorded in the item's journal, and a later visit
    * (a retry, or a resumed run) gets the recorded value back without calling `fn` again.
+   * - The journal is keyed by the item's path through embeds and scatters: a step inside an embedded
+   *   document or a scatter child is recorded in the journal of the input item it descends from (key
+   *   `draft/charge`, `fan[2]/charge`), so a parent that retries into the embed or scatter, or is resumed,
+   *   replays it.
+   * - A call while the same key is running waits for it and returns its value (or rejects with its error).
+   * - Plain JSON is recorded as is; BigInt, Date, Map, Set, undefined, NaN… are encoded so that a replay
+   *   gives them back as themselves. Every call, the first included, returns a fresh copy.
+   * - A value that cannot be recorded (a function, a symbol, a class instance) rejects with
+   *   `E_STEP_VALUE` and fails the item without retry; the step is recorded as run, so `fn` never runs
+   *   again. Return plain data.
+   * - A `fn` that throws records nothing: a later visit runs it again.
+   *
+   * `fn` takes no argument; it may be given one in a later version (a step's idempotency key), which a
+   * function of no parameters simply ignores.
    */
   step<T>(key: string, fn: () => T | Promise<T>): Promise<T>;
 }

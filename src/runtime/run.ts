@@ -2,7 +2,7 @@ import type { EventStream } from './event-stream.ts';
 import type { ErrorSummary, RunEvent } from './events.ts';
 import type { ItemState } from './item-state.ts';
 
-/** An item that reached a terminal. `data` is `state.data`. */
+/** An item that reached a terminal. `data` is `state.data`, the run's own copy of the item's input. */
 export interface ItemResult {
   readonly id: string;
   readonly terminal: string;
@@ -47,7 +47,7 @@ export interface RunStats {
   /** Retry routes found exhausted (spent or deadline). */
   readonly exhausted: number;
   readonly durationMs: number;
-  /** Input items per terminal key. */
+  /** Input items per terminal key (a null-prototype record: any key is an ordinary key). */
   readonly byTerminal: Readonly<Record<string, number>>;
 }
 

@@ -6,7 +6,8 @@ import { type ClassifiedError, engineError, summarise } from './error-summary.ts
 import type { ErrorSummary } from './events.ts';
 import { isThenable } from './execute.ts';
 import { type ChildResult, decided } from './gather.ts';
-import { countVisit, createItemState, type ItemState } from './item-state.ts';
+import { countVisit, createChildState, type ItemState } from './item-state.ts';
+import { scatterSegment } from './journal-key.ts';
 import { getPointer } from './pointer.ts';
 import type { Prepared } from './prepare.ts';
 import type { WaitingFor } from './run.ts';
@@ -128,7 +129,12 @@ class ScatterJob {
   /** Runs child `index` to its end; a child stopped by the cancellation is recorded as cancelled. */
   private async runChild(index: number): Promise<void> {
     const item = copyJson(this.list[index]);
-    const child = createItemState(`${this.parent.id}.${index}`, { item, index });
+    const child = createChildState(
+      this.parent,
+      `${this.parent.id}.${index}`,
+      scatterSegment(this.at.key, index),
+      { item, index },
+    );
     try {
       if (this.body === undefined) {
         const pending = bodyOutcome(this.scope, this.prep, this.at, child);

@@ -1,3 +1,4 @@
+import type { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { classifyError } from '../policy/classify.ts';
 import { batcherOf } from './batch.ts';
@@ -73,7 +74,14 @@ export function runTask(
   }
   if (!isThenable<NodeResult>(result)) return toOutcome(run, result, at.key);
   return settleNode(result, run.signal, run.clock, at.key, scope).then(
-    (value) => toOutcome(run, value, at.key),
-    (error: unknown) => classifyThrown(run, error),
+    (value) =>
+      ctx.stepFailure === undefined ? toOutcome(run, value, at.key) : stepValueOutcome(ctx.stepFailure),
+    (error: unknown) =>
+      ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure),
   );
+}
+
+/** The outcome of an execution whose step ran but could not be recorded: a non-retryable `E_STEP_VALUE`. */
+function stepValueOutcome(error: SwitchyardError): TaskOutcome {
+  return { error: engineError(error.code, error.message) };
 }

@@ -63,17 +63,46 @@ describe('faults of listeners and of the engine', () => {
     expect('listenerErrors' in result).toBe(false);
   });
 
-  it('an engine error while moving an item puts the item in failures with E_ENGINE', async () => {
+  it('a value the engine cannot copy into a child item puts that item in failures with E_INPUT', async () => {
     const body = defineNode({ id: 'urn:test:body', outputs: ['ok'], run: () => 'ok' });
-    // A function cannot be copied into a child item: the engine itself fails, not a node.
-    const result = await createDispatcher({ nodes: [body], clock: virtualClock() }).run(
+    // A node leaves a function in the list: it cannot be copied into a child item.
+    const fill = defineNode({
+      id: 'urn:test:fill',
+      outputs: ['ok'],
+      run: (item) => {
+        item.data.xs = item.id === '1' ? [() => 1] : [1];
+        return 'ok';
+      },
+    });
+    const d = dag('urn:test:fill-fan', { name: 'fill-fan', version: '1' })
+      .entry('fill')
+      .task('fill', 'urn:test:fill')
+      .route('ok', 'fan')
+      .scatter('fan', { items: '/xs', node: 'urn:test:body' })
+      .route('done', 'join')
+      .gather('join', { into: '/out', reducer: 'collect' })
+      .route('completed', 'ok')
+      .route('failed', 'ok')
+      .terminal('ok', 'completed')
+      .build();
+    const result = await createDispatcher({ nodes: [fill, body], clock: virtualClock() }).run(
+      d,
+      {},
+      { items: [{}, {}] },
+    );
+    expect(result.status).toBe('failed');
+    expect(result.failures.map((f) => [f.id, f.placement, f.error.code])).toEqual([['1', 'fan', 'E_INPUT']]);
+    expect(result.items.map((i) => i.id)).toEqual(['2']);
+  });
+
+  it('an input item that cannot be copied refuses the run with E_INPUT', async () => {
+    const body = defineNode({ id: 'urn:test:body', outputs: ['ok'], run: () => 'ok' });
+    const run = createDispatcher({ nodes: [body], clock: virtualClock() }).run(
       fanOut('urn:test:body'),
       {},
       { items: [{ xs: [() => 1] }, { xs: [1] }] },
     );
-    expect(result.status).toBe('failed');
-    expect(result.failures.map((f) => [f.id, f.placement, f.error.code])).toEqual([['1', 'fan', 'E_ENGINE']]);
-    expect(result.items.map((i) => i.id)).toEqual(['2']);
+    await expect(run).rejects.toMatchObject({ code: 'E_INPUT' });
   });
 
   it('a gather writing an array at the root pointer fails the item with E_INPUT', async () => {
