@@ -11,16 +11,19 @@ import { type CompiledDag, compile } from './compile.ts';
 
 /** The worst-case time of a run of one item, with its parts. */
 export interface WorstCaseTime {
-  /** Upper bound in ms; undefined when some executed placement has no bound and no run deadline is set. */
-  readonly totalMs: number | undefined;
+  /**
+   * Upper bound in whole ms (exact at any size; fractional delays round up); undefined when some executed
+   * placement has no bound and no run deadline is set.
+   */
+  readonly totalMs: bigint | undefined;
   /** Why the sum of the parts has no bound (totalMs is then the run deadline, or undefined). */
   readonly unboundedBecause?: string;
   /** Executions × the longest one execution can take, for every executed placement with a known bound. */
-  readonly perPlacement: Map<string, number>;
+  readonly perPlacement: Map<string, bigint>;
   /** For scatter keys: the longest one scattered child can take (the list length is not known statically). */
-  readonly perChild: Map<string, number>;
+  readonly perChild: Map<string, bigint>;
   /** The longest total wait before retries, over every budget. */
-  readonly backoffMs: number;
+  readonly backoffMs: bigint;
   /** True when the run deadline is below the sum of the parts and so bounds `totalMs`. */
   readonly cappedByRunDeadline: boolean;
 }
@@ -57,14 +60,17 @@ interface Context {
   readonly visiting: Set<string>;
 }
 
-type Part = { readonly ms: number } | { readonly reason: string };
+type Part = { readonly ms: bigint } | { readonly reason: string };
+
+/** Whole milliseconds, rounded up so that the bound stays an upper bound. */
+const wholeMs = (ms: number): bigint => BigInt(Math.ceil(Math.max(0, ms)));
 
 interface Parts {
-  readonly sum: number;
+  readonly sum: bigint;
   readonly reasons: readonly string[];
-  readonly perPlacement: Map<string, number>;
-  readonly perChild: Map<string, number>;
-  readonly backoffMs: number;
+  readonly perPlacement: Map<string, bigint>;
+  readonly perChild: Map<string, bigint>;
+  readonly backoffMs: bigint;
 }
 
 /** The sum of the parts of a document's worst case, without the run deadline. */
@@ -72,20 +78,20 @@ function partsOf(compiled: CompiledDag, bounds: Bounds, context: Context): Parts
   const { dag } = compiled;
   const timing = (placement: Placement): TimingPolicy =>
     timingFor(context.policy, dag.id, placement.key, nodeOf(placement));
-  const perPlacement = new Map<string, number>();
-  const perChild = new Map<string, number>();
+  const perPlacement = new Map<string, bigint>();
+  const perChild = new Map<string, bigint>();
   const reasons: string[] = [];
-  let sum = 0;
+  let sum = 0n;
   for (const { placement } of compiled.placements) {
     if (placement.kind === 'scatter') {
       const child = childOfScatter(placement, timing(placement), context);
       if ('ms' in child) perChild.set(placement.key, child.ms);
     }
-    const executions = bounds.perPlacement.get(placement.key) ?? 0;
-    if (executions === 0) continue;
+    const executions = bounds.perPlacement.get(placement.key) ?? 0n;
+    if (executions === 0n) continue;
     const part = executionTime(dag, placement, timing(placement), context);
     if ('reason' in part) reasons.push(part.reason);
-    else if (executions === Number.POSITIVE_INFINITY) {
+    else if (executions === null) {
       reasons.push(`placement '${placement.key}' has no bound on its executions`);
     } else {
       perPlacement.set(placement.key, executions * part.ms);
@@ -93,24 +99,33 @@ function partsOf(compiled: CompiledDag, bounds: Bounds, context: Context): Parts
     }
   }
 
-  let backoffMs = 0;
+  // The timings of the placements at both ends of each budget's retry routes, gathered in one pass.
+  const timings: TimingPolicy[][] = compiled.budgets.map(() => []);
+  for (const p of compiled.placements) {
+    for (const r of p.routes.values()) {
+      if (r.kind === 'retry' && r.budget >= 0) {
+        timings[r.budget]?.push(timing(r.from.placement), timing(r.target.placement));
+      }
+    }
+  }
+  let backoffMs = 0n;
   compiled.budgets.forEach((budget, b) => {
-    const spends = bounds.spends.get(budget.name) ?? 0;
-    const timings = compiled.placements.flatMap((p) =>
-      [...p.routes.values()]
-        .filter((r) => r.kind === 'retry' && r.budget === b)
-        .flatMap((r) => [timing(r.from.placement), timing(r.target.placement)]),
-    );
-    if (spends === 0 || timings.length === 0) return;
-    if (spends === Number.POSITIVE_INFINITY) {
+    const spends = bounds.spends.get(budget.name) ?? 0n;
+    const those = timings[b] ?? [];
+    if (spends === 0n || those.length === 0) return;
+    if (spends === null) {
       reasons.push(`budget '${budget.name}' has no bound on its spends`);
       return;
     }
-    const exact = Math.min(spends, EXACT_ATTEMPTS);
+    const exact = spends < BigInt(EXACT_ATTEMPTS) ? Number(spends) : EXACT_ATTEMPTS;
     for (let attempt = 1; attempt <= exact; attempt++) {
-      backoffMs += Math.max(...timings.map((t) => longestDelay(attempt, t)));
+      let longest = 0;
+      for (const t of those) longest = Math.max(longest, longestDelay(attempt, t));
+      backoffMs += wholeMs(longest);
     }
-    backoffMs += (spends - exact) * Math.max(...timings.map(delayCeiling));
+    let ceiling = 0;
+    for (const t of those) ceiling = Math.max(ceiling, delayCeiling(t));
+    backoffMs += (spends - BigInt(exact)) * wholeMs(ceiling);
   });
   return { sum: sum + backoffMs, reasons, perPlacement, perChild, backoffMs };
 }
@@ -120,7 +135,7 @@ function childOfScatter(placement: ScatterPlacement, timing: TimingPolicy, conte
   if (placement.dag !== undefined) return childTime(placement.dag, context);
   return timing.deadlineMs === undefined
     ? { reason: `scatter '${placement.key}' has no deadline for its body node` }
-    : { ms: timing.deadlineMs };
+    : { ms: wholeMs(timing.deadlineMs) };
 }
 
 /** The longest one execution of a placement can take; embed and scatter placements have no deadline of their own. */
@@ -129,12 +144,12 @@ function executionTime(dag: Dag, placement: Placement, timing: TimingPolicy, con
   switch (placement.kind) {
     case 'terminal':
     case 'gather':
-      return { ms: 0 };
+      return { ms: 0n };
     case 'task':
     case 'phase':
       return deadline === undefined
         ? { reason: `placement '${placement.key}' has no deadline; set deadlineMs for it in the policy` }
-        : { ms: deadline };
+        : { ms: wholeMs(deadline) };
     case 'scatter':
       return {
         reason: `scatter '${placement.key}' fans out over a list whose length is not known statically; set run.deadlineMs in the policy to bound the run`,
@@ -181,11 +196,10 @@ export function worstCaseTime(
 ): WorstCaseTime {
   const context: Context = { policy, library, visiting: new Set([compiled.dag.id]) };
   const parts = partsOf(compiled, bounds, context);
-  const runDeadline = policy.run.deadlineMs;
+  const runDeadline = policy.run.deadlineMs === undefined ? undefined : wholeMs(policy.run.deadlineMs);
   const unbounded = parts.reasons.length > 0;
-  const sum = unbounded ? Number.POSITIVE_INFINITY : parts.sum;
-  const capped = runDeadline !== undefined && runDeadline < sum;
-  const totalMs = capped ? runDeadline : unbounded ? undefined : sum;
+  const capped = runDeadline !== undefined && (unbounded || runDeadline < parts.sum);
+  const totalMs = capped ? runDeadline : unbounded ? undefined : parts.sum;
   const result = {
     totalMs,
     perPlacement: parts.perPlacement,

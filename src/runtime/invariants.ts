@@ -42,7 +42,8 @@ export function runViolations(
     if (bounds === undefined) continue;
     for (const [placement, visits] of Object.entries(state.visits)) {
       const bound = bounds.perPlacement.get(placement);
-      if (bound !== undefined && visits > bound) {
+      // `null` is a placement without a bound; bounds are exact `bigint`s, compared with the count as is.
+      if (bound !== undefined && bound !== null && visits > bound) {
         violations.push(`item ${state.id} visited '${placement}' ${visits} times, worst case ${bound}`);
       }
     }

@@ -22,9 +22,9 @@ describe('switchyard inspect', () => {
     expect(code).toBe(0);
     const report = JSON.parse(out) as {
       worstCaseTimeMs: number;
-      placements: { key: string; worstCaseExecutions: string }[];
+      placements: { key: string; worstCaseExecutions: number | null }[];
     };
-    expect(report.placements.find((p) => p.key === 'compose')?.worstCaseExecutions).toBe('6');
+    expect(report.placements.find((p) => p.key === 'compose')?.worstCaseExecutions).toBe(6);
     expect(report.worstCaseTimeMs).toBeGreaterThan(0);
   });
 

@@ -2,15 +2,16 @@ import type { Dag } from '../../src/document/model.ts';
 
 /** The most executions any single item can make, per placement and in total, found by exploring every path. */
 export interface Explored {
-  readonly perPlacement: Map<string, number>;
-  readonly total: number;
+  readonly perPlacement: Map<string, bigint>;
+  readonly total: bigint;
 }
 
 /**
  * Explores every walk of one item through a document the way the engine routes it: any route may be taken,
  * a retry route spends its budget (and resets others) or, when the budget is spent, takes its exhaustion
  * route. The state (placement, budget counters) determines the future, so maxima are memoised per state.
- * Throws when a state repeats on one path: the walk would not end.
+ * Throws when a state repeats on one path: the walk would not end. Every name is a key of a `Map` or an index
+ * of a list, so budgets and placements named like `Object.prototype` members are explored as written.
  */
 export function explore(dag: Dag): Explored {
   const index = new Map(dag.placements.map((p, i) => [p.key, i]));
@@ -77,5 +78,7 @@ export function explore(dag: Dag): Explored {
     });
     total = Math.max(total, best[n] ?? 0);
   }
-  return { perPlacement, total };
+  const exact = new Map<string, bigint>();
+  for (const [key, most] of perPlacement) exact.set(key, BigInt(most));
+  return { perPlacement: exact, total: BigInt(total) };
 }

@@ -122,7 +122,7 @@ describe('termination proof', () => {
     const dag = longChain(1000);
     expect(analyse(dag)).toEqual([]);
     const bounds = computeBounds(compile(dag));
-    expect(bounds.perPlacement.get('p00999')).toBe(5);
+    expect(bounds.perPlacement.get('p00999')).toBe(5n);
     const problems = analyse(longChain(1000, true));
     expect(problems.map((p) => p.code)).toEqual(['E_UNBOUNDED_LOOP', 'W_UNUSED_BUDGET']);
     expect(problems[0]?.cycle).toHaveLength(1000);

@@ -102,7 +102,7 @@ describe('item conservation, budgets and worst-case bounds', () => {
           (n, i) => n + Object.values(i.state.visits).reduce((a, b) => a + b, 0),
           0,
         );
-        expect(executions).toBeLessThanOrEqual(40 * bounds.total);
+        expect(BigInt(executions)).toBeLessThanOrEqual(40n * (bounds.total as bigint));
       }
       if (name === 'scatter-gather' || name === 'review') expect(childEvents).toBeGreaterThan(0);
     });

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { hashDag } from '../../document/hash.ts';
-import type { Dag, Route } from '../../document/model.ts';
-import { computeBounds } from '../../graph/bounds.ts';
+import type { Route } from '../../document/model.ts';
+import { type Count, computeBounds, formatCount } from '../../graph/bounds.ts';
 import { compile } from '../../graph/compile.ts';
 import { findCycles } from '../../graph/cycles.ts';
 import { worstCaseTime } from '../../graph/worst-time.ts';
@@ -10,14 +10,40 @@ import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
 import { loadPolicyFor } from '../policy-file.ts';
 
-const count = (n: number): string => (Number.isFinite(n) ? String(n) : 'unbounded');
+const count = formatCount;
 
-function describeRoute(from: string, route: Route, dag: Dag): string {
+/** A duration in whole ms: the usual units while a double holds it exactly, the exact digits beyond. */
+function duration(ms: bigint): string {
+  return ms <= BigInt(Number.MAX_SAFE_INTEGER) ? formatDuration(Number(ms)) : `${ms} ms`;
+}
+
+/**
+ * JSON text in which every count is a JSON number with its exact digits, however large (a reader that parses
+ * numbers as doubles rounds those beyond 2^53; one that reads big integers gets them exactly), and an
+ * unbounded count is `null`, explained by `unboundedBecause`.
+ */
+function reportJson(report: unknown): string {
+  const counts: bigint[] = [];
+  const text = JSON.stringify(
+    report,
+    (_key, value: unknown) => {
+      if (typeof value !== 'bigint') return value;
+      counts.push(value);
+      return `\u0000count:${counts.length - 1}`;
+    },
+    2,
+  );
+  return text.replace(/"\\u0000count:(\d+)"/g, (whole, index: string) =>
+    Number(index) < counts.length ? String(counts[Number(index)]) : whole,
+  );
+}
+
+function describeRoute(from: string, route: Route, maxes: ReadonlyMap<string, number>): string {
   const arrow = `${from} --${route.output}--> ${route.to}`;
   if (route.kind !== 'retry') return arrow;
-  const budget = dag.budgets.find((b) => b.name === route.budget);
+  const max = route.budget === undefined ? undefined : maxes.get(route.budget);
   const resets = route.resets?.length ? `, resets ${route.resets.join(', ')}` : '';
-  return `${arrow}  [${route.budget} ≤ ${budget?.max ?? '?'}, exhausted → ${route.exhausted}${resets}]`;
+  return `${arrow}  [${route.budget} ≤ ${max ?? '?'}, exhausted → ${route.exhausted}${resets}]`;
 }
 
 /** `switchyard inspect <dag> [--policy p.json] [--json]`: structure, loops with their bounds, worst cases. */
@@ -43,30 +69,28 @@ export function registerInspect(program: Command, io: CliIO): void {
 
       if (options.json) {
         io.out(
-          JSON.stringify(
-            {
-              id: dag.id,
-              name: dag.name,
-              version: dag.version,
-              hash,
-              placements: dag.placements.map((p) => ({
-                key: p.key,
-                kind: p.kind,
-                worstCaseExecutions: count(bounds.perPlacement.get(p.key) ?? 0),
-              })),
-              routes: routes.map(({ from, route }) => ({ from, ...route })),
-              loops,
-              worstCaseExecutionsPerItem: count(bounds.total),
-              worstCaseTimeMs: time ? (time.totalMs ?? null) : undefined,
-              unboundedBecause: time?.unboundedBecause ?? bounds.unboundedBecause,
-            },
-            null,
-            2,
-          ),
+          reportJson({
+            id: dag.id,
+            name: dag.name,
+            version: dag.version,
+            hash,
+            placements: dag.placements.map((p) => ({
+              key: p.key,
+              kind: p.kind,
+              worstCaseExecutions: bounds.perPlacement.get(p.key) ?? 0n,
+            })),
+            routes: routes.map(({ from, route }) => ({ from, ...route })),
+            loops,
+            worstCaseExecutionsPerItem: bounds.total,
+            worstCaseTimeMs: time ? (time.totalMs ?? null) : undefined,
+            unboundedBecause: time?.unboundedBecause ?? bounds.unboundedBecause,
+          }),
         );
         return;
       }
 
+      const maxes = new Map<string, number>();
+      for (const b of dag.budgets) if (!maxes.has(b.name)) maxes.set(b.name, b.max);
       const out: string[] = [];
       out.push(`${dag.name}  ${dag.id}  v${dag.version}`, `hash ${hash}`, '');
       out.push(`Placements (${dag.placements.length})                worst-case executions per item`);
@@ -82,13 +106,13 @@ export function registerInspect(program: Command, io: CliIO): void {
         const child = bounds.children.get(p.key);
         const extra = child === undefined ? '' : `  (+ ${count(child)} per scattered child)`;
         out.push(
-          `  ${p.key.padEnd(16)} ${p.kind.padEnd(9)} ${count(bounds.perPlacement.get(p.key) ?? 0).padStart(4)}  ${what}${extra}`,
+          `  ${p.key.padEnd(16)} ${p.kind.padEnd(9)} ${count(bounds.perPlacement.get(p.key) ?? 0n).padStart(4)}  ${what}${extra}`,
         );
       }
       for (const kind of ['next', 'retry', 'salvage'] as const) {
         const ofKind = routes.filter((r) => r.route.kind === kind);
         out.push('', `Routes: ${kind} (${ofKind.length})`);
-        for (const { from, route } of ofKind) out.push(`  ${describeRoute(from, route, dag)}`);
+        for (const { from, route } of ofKind) out.push(`  ${describeRoute(from, route, maxes)}`);
       }
       out.push(
         '',
@@ -99,8 +123,8 @@ export function registerInspect(program: Command, io: CliIO): void {
           out.push(`  budget ${loop.budget} ≤ ${loop.max}: spent by no route`);
           continue;
         }
-        const spends = bounds.spends.get(loop.budget) ?? loop.max;
-        const resetNote = spends !== loop.max ? ` (≤ ${count(spends)} per item with resets)` : '';
+        const spends: Count = bounds.spends.get(loop.budget) ?? BigInt(loop.max);
+        const resetNote = spends !== BigInt(loop.max) ? ` (≤ ${count(spends)} per item with resets)` : '';
         out.push(`  budget ${loop.budget} ≤ ${loop.max}${resetNote}: ${loop.placements.join(', ')}`);
         for (const r of loop.routes)
           out.push(`    ${r.from} --${r.output}--> ${r.to}, exhausted → ${r.exhausted ?? '?'}`);
@@ -108,14 +132,14 @@ export function registerInspect(program: Command, io: CliIO): void {
       out.push('', `Worst case per item: ${count(bounds.total)} placement executions`);
       if (bounds.unboundedBecause) out.push(`  unbounded: ${bounds.unboundedBecause}`);
       if (time) {
-        const parts = [...time.perPlacement.values()].reduce((sum, ms) => sum + ms, 0) + time.backoffMs;
+        const parts = [...time.perPlacement.values()].reduce((sum, ms) => sum + ms, 0n) + time.backoffMs;
         const why = time.cappedByRunDeadline
-          ? ` (the run deadline; executions and waits could add up to ${formatDuration(parts)})`
-          : ` (executions ${formatDuration(parts - time.backoffMs)}, back-off waits ${formatDuration(time.backoffMs)})`;
+          ? ` (the run deadline; executions and waits could add up to ${duration(parts)})`
+          : ` (executions ${duration(parts - time.backoffMs)}, back-off waits ${duration(time.backoffMs)})`;
         out.push(
           time.totalMs === undefined
             ? `Worst-case time per item: unbounded — ${time.unboundedBecause ?? 'no deadline'}; set deadlines in the policy`
-            : `Worst-case time per item with ${options.policy}: ${formatDuration(time.totalMs)}${why}`,
+            : `Worst-case time per item with ${options.policy}: ${duration(time.totalMs)}${why}`,
         );
       }
       io.out(out.join('\n'));
