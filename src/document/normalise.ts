@@ -5,7 +5,8 @@
  */
 import { type Problem, problem } from '../errors.ts';
 import { refusedContexts } from './context-refs.ts';
-import { compactDag, expand, frameDag, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
+import { nestFlattened } from './embed-nodes.ts';
+import { compactDag, expand, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
 import { droppedByFraming } from './lossless.ts';
 import { CONTEXT_IRI } from './model.ts';
 
@@ -17,21 +18,39 @@ export interface Normalised {
   readonly problems: readonly Problem[];
 }
 
-/** Rewrites typed literals the canonical form writes natively: xsd:integer as a number, xsd:string as a string. */
-function nativeLiterals(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(nativeLiterals);
-  if (value === null || typeof value !== 'object') return value;
-  const node = value as Record<string, unknown>;
-  if ('@value' in node && typeof node['@value'] === 'string' && Object.keys(node).length === 2) {
-    const literal = node['@value'];
-    if (node['@type'] === `${XSD}integer` && /^[+-]?[0-9]+$/.test(literal)) {
-      const number = Number(literal);
-      if (Number.isSafeInteger(number)) return { '@value': number };
-    }
-    if (node['@type'] === `${XSD}string`) return { '@value': literal };
+/** The native value of a typed literal the canonical form writes natively, or undefined. */
+function nativeValue(node: Record<string, unknown>): number | string | undefined {
+  const literal = node['@value'];
+  if (typeof literal !== 'string' || Object.keys(node).length !== 2) return undefined;
+  if (node['@type'] === `${XSD}integer` && /^[+-]?[0-9]+$/.test(literal)) {
+    const number = Number(literal);
+    if (Number.isSafeInteger(number)) return number;
   }
-  // fromEntries defines each key as an own property, whatever its name.
-  return Object.fromEntries(Object.entries(node).map(([key, inner]) => [key, nativeLiterals(inner)]));
+  return node['@type'] === `${XSD}string` ? literal : undefined;
+}
+
+/**
+ * Rewrites, in place, the typed literals the canonical form writes natively: xsd:integer as a number,
+ * xsd:string as a string. The expanded form is the processor's fresh output, so nothing else sees it; one
+ * iterative pass, no copies.
+ */
+function nativeLiterals(expanded: unknown[]): unknown[] {
+  const stack: unknown[] = [expanded];
+  const visit = (holder: Record<string | number, unknown>, key: string | number) => {
+    const inner = holder[key];
+    if (inner === null || typeof inner !== 'object') return;
+    const native = Array.isArray(inner) ? undefined : nativeValue(inner as Record<string, unknown>);
+    if (native === undefined) stack.push(inner);
+    // defineProperty writes an own property whatever the key is called.
+    else
+      Object.defineProperty(holder, key, { value: { '@value': native }, enumerable: true, writable: true });
+  };
+  while (stack.length > 0) {
+    const value = stack.pop() as Record<string | number, unknown>;
+    if (Array.isArray(value)) for (let i = 0; i < value.length; i++) visit(value, i);
+    else for (const key of Object.keys(value)) visit(value, key);
+  }
+  return expanded;
 }
 
 /** The JSON pointer of the first property named `name` in `value`, depth first. */
@@ -132,13 +151,13 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
   if (refused.length > 0) return { canonical: undefined, problems: refused };
   let framed: Record<string, unknown>;
   try {
-    const expanded = nativeLiterals(await expand(raw)) as unknown[];
+    const expanded = nativeLiterals(await expand(raw));
     // Framing keeps only what the Dag node reaches: anything else would be dropped without a word.
     const dropped = droppedByFraming(expanded, raw, file);
     if (dropped.length > 0) return { canonical: undefined, problems: dropped };
-    // One top-level node means the placements and routes are nested in it: compaction is enough, and several
-    // times faster than framing, which is kept for flattened documents whose nodes refer to each other by id.
-    framed = expanded.length === 1 ? await compactDag(expanded) : await frameDag(expanded);
+    // One top-level node means the placements and routes are nested in it; a flattened document is nested
+    // first, in one pass. Compaction then only renames.
+    framed = await compactDag(expanded.length === 1 ? expanded : nestFlattened(expanded));
   } catch (error) {
     return { canonical: undefined, problems: [jsonLdProblem(error, raw, file)] };
   }
