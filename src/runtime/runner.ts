@@ -4,7 +4,6 @@ import { isSwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
-import { sleepUnder } from './abort-watch.ts';
 import { decide, type Outcome } from './decide.ts';
 import { runEmbed } from './embed.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
@@ -136,8 +135,8 @@ export class RunContext {
   private controllerOf(): AbortController {
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      // Items waiting on a node or a back-off share one listener (abort-watch.ts), but each semaphore and
-      // any node reading ctx.signal adds its own: many listeners at once are the design, not a leak.
+      // Every item waiting on a node or a back-off listens here, and is removed when its wait ends: many
+      // listeners at once are the design, not a leak.
       setMaxListeners(0, this.controller.signal);
     }
     return this.controller;
@@ -293,7 +292,9 @@ export class RunContext {
 
         const timing = prep.timings[at.index] ?? this.env.policy.defaults;
         let hint: unknown = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
-        if (hint !== undefined) hint = this.usableHint(hint, state.id, dagId, at.key);
+        if (hint !== undefined) hint = this.usableHint(hint, state.id, dagId, at.key, 'returned');
+        else if ('error' in outcome && outcome.error.retryAfter !== undefined)
+          this.usableHint(outcome.error.retryAfter, state.id, dagId, at.key, 'threw an error with');
         const now = this.clock.now();
         // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
         const wallNow =
@@ -326,7 +327,7 @@ export class RunContext {
         at = follow(this, dagId, state, at, decision, now);
         if (decision.type === 'wait' && decision.delayMs > 0) {
           waiting = 'backoff';
-          await sleepUnder(this.clock, decision.delayMs, this.signal);
+          await this.clock.sleep(decision.delayMs, this.signal);
         }
         waiting = 'queue';
       }
@@ -340,11 +341,11 @@ export class RunContext {
    * A node's Retry-After hint if it is usable, else undefined (the back-off applies) after a `warning` event
    * saying why: a node's malformed hint is its author's mistake to hear about, not a reason to fail the item.
    */
-  usableHint(hint: unknown, item: string, dag: string, placement: string): unknown {
+  usableHint(hint: unknown, item: string, dag: string, placement: string, how: string): unknown {
     const why = unusableRetryAfter(hint);
     if (why === undefined) return hint;
     if (this.events) {
-      const message = `the node at placement '${placement}' returned retryAfter ${why}; the back-off applies instead — return milliseconds (a number ≥ 0) or a Retry-After header value`;
+      const message = `the node at placement '${placement}' ${how} retryAfter ${why}; the back-off applies instead — give milliseconds (a number ≥ 0) or a Retry-After header value`;
       this.events.emit({ type: 'warning', code: 'W_RETRY_AFTER_IGNORED', item, dag, placement, message });
     }
     return undefined;

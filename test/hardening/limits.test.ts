@@ -481,3 +481,36 @@ describe('first gathers cancel the children still running once the result is dec
     expect(rec.of('item.cancelled')).toEqual([]);
   });
 });
+
+describe('an unusable Retry-After on a thrown error is ignored with a warning too', () => {
+  it('a retry-after header of "soon" gives the back-off and a W_RETRY_AFTER_IGNORED warning', async () => {
+    const thrower = defineNode({
+      id: 'urn:test:thrower',
+      outputs: ['ok'],
+      run: (_item, ctx) =>
+        ctx.visit > 1
+          ? 'ok'
+          : Promise.reject(
+              Object.assign(new Error('busy'), { status: 503, headers: { 'retry-after': 'soon' } }),
+            ),
+    });
+    const d = dag('urn:test:thrown', { name: 'thrown', version: '1' })
+      .budget('again', 1)
+      .entry('work')
+      .task('work', thrower.id)
+      .route('ok', 'done')
+      .retry('retry', 'work', { budget: 'again', exhausted: 'gave_up' })
+      .terminal('done', 'completed')
+      .terminal('gave_up', 'failed')
+      .build();
+    const rec = recorder();
+    const result = await createDispatcher({
+      nodes: [thrower],
+      clock: auto(),
+      policy: { defaults: { backoff: { strategy: 'constant', baseMs: 7 }, jitter: 'none' } },
+    }).run(d, {}, { onEvent: rec.onEvent });
+    expect(result.items).toMatchObject([{ terminal: 'done' }]);
+    expect(rec.of('retry.scheduled')).toMatchObject([{ delayMs: 7, delaySource: 'backoff' }]);
+    expect(rec.of('warning')).toMatchObject([{ code: 'W_RETRY_AFTER_IGNORED', placement: 'work' }]);
+  });
+});
