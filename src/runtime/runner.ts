@@ -4,6 +4,7 @@ import { isSwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
+import { sleepUnder } from './abort-watch.ts';
 import { decide, type Outcome } from './decide.ts';
 import { runEmbed } from './embed.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
@@ -135,8 +136,8 @@ export class RunContext {
   private controllerOf(): AbortController {
     if (this.controller === undefined) {
       this.controller = new AbortController();
-      // Every item waiting on a node or a back-off listens here, and is removed when its wait ends: many
-      // listeners at once are the design, not a leak.
+      // Items waiting on a node or a back-off share one listener (abort-watch.ts), but each semaphore and
+      // any node reading ctx.signal adds its own: many listeners at once are the design, not a leak.
       setMaxListeners(0, this.controller.signal);
     }
     return this.controller;
@@ -327,7 +328,7 @@ export class RunContext {
         at = follow(this, dagId, state, at, decision, now);
         if (decision.type === 'wait' && decision.delayMs > 0) {
           waiting = 'backoff';
-          await this.clock.sleep(decision.delayMs, this.signal);
+          await sleepUnder(this.clock, decision.delayMs, this.signal);
         }
         waiting = 'queue';
       }
