@@ -6,6 +6,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { type Problem, problem } from '../errors.ts';
+import { usesJsonLdFeatures } from './jsonld-features.ts';
 import { CONTEXT_IRI, type Dag, type DagLibrary } from './model.ts';
 import { normalise } from './normalise.ts';
 import { type Position, parseJson } from './parse-json.ts';
@@ -95,6 +96,7 @@ async function loadParsed(text: string, file: string | undefined): Promise<LoadR
     // The same graph may use JSON-LD the schema does not describe (typed literals, `"@type": ["Dag"]`, a
     // single value for a set): it loads through the JSON-LD path. When that fails too, the problems of the
     // document as written are the ones to show.
+    if (!usesJsonLdFeatures(raw)) return failed(problems, 'canonical', parsed.locate);
     const normalised = await normalise(raw, file);
     if (normalised.canonical && validateSchema(normalised.canonical).length === 0) {
       return fromNormalised(raw, normalised.canonical, parsed.locate, where);
@@ -133,7 +135,14 @@ function fromNormalised(
   });
   if (problems.length > 0) return failed(problems, 'jsonld', locate);
   const dag = toModel(canonical);
-  const writtenPointer = (pointer: string) => writtenJsonLdPointer(raw, dag, pointer);
+  const writtenPointer = (pointer: string) => {
+    try {
+      return writtenJsonLdPointer(raw, dag, pointer);
+    } catch {
+      // A position is a help, never a reason to fail: the problem is shown without it.
+      return undefined;
+    }
+  };
   return { dag, problems, form: 'jsonld', locate, writtenPointer };
 }
 
