@@ -43,3 +43,38 @@ export function sleepUnder(clock: Clock, ms: number, signal: AbortSignal): Promi
   watchAbort(signal, forward);
   return clock.sleep(ms, own.signal).finally(() => unwatchAbort(signal, forward));
 }
+
+/**
+ * A signal of its own that aborts when `base` does (linked through {@link watchAbort}, so any number of
+ * them cost `base` one listener), or when {@link LinkedAbort.abort} is called. {@link LinkedAbort.unlink}
+ * forgets the link once its holder is done, so that `base` does not keep it.
+ */
+export class LinkedAbort {
+  private readonly controller = new AbortController();
+  private readonly forward: (() => void) | undefined;
+
+  constructor(private readonly base: AbortSignal) {
+    if (base.aborted) {
+      this.controller.abort(base.reason);
+    } else {
+      const forward = () => this.controller.abort(base.reason);
+      this.forward = forward;
+      watchAbort(base, forward);
+    }
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Aborts this signal alone, with `reason`. */
+  abort(reason: unknown): void {
+    this.unlink();
+    this.controller.abort(reason);
+  }
+
+  /** Stops following `base`. */
+  unlink(): void {
+    if (this.forward !== undefined) unwatchAbort(this.base, this.forward);
+  }
+}

@@ -1,6 +1,6 @@
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import type { Clock } from '../policy/types.ts';
-import { unwatchAbort, watchAbort } from './abort-watch.ts';
+import { LinkedAbort, unwatchAbort, watchAbort } from './abort-watch.ts';
 import { spent } from './budgets.ts';
 import type { ItemState } from './item-state.ts';
 import { journalStep } from './journal.ts';
@@ -41,12 +41,11 @@ export interface SignalSource {
 
 /**
  * The abort scope of one execution whose placement has a deadline: its signal aborts with the base signal,
- * or when the deadline fires ({@link DeadlineScope.expire}). The controller and the combined signal are
- * made only when a node reads the signal.
+ * or when the deadline fires ({@link DeadlineScope.expire}). The signal is made only when a node reads it,
+ * linked to the base signal through one shared listener ({@link LinkedAbort}).
  */
 export class DeadlineScope implements SignalSource {
-  private combined: AbortSignal | undefined;
-  private controller: AbortController | undefined;
+  private link: LinkedAbort | undefined;
   private expiredWith: { readonly error: unknown } | undefined;
 
   constructor(
@@ -55,19 +54,23 @@ export class DeadlineScope implements SignalSource {
   ) {}
 
   get signal(): AbortSignal {
-    if (this.combined === undefined) {
-      this.controller = new AbortController();
-      if (this.expiredWith !== undefined) this.controller.abort(this.expiredWith.error);
-      this.combined = AbortSignal.any([this.base.signal, this.controller.signal]);
+    if (this.link === undefined) {
+      this.link = new LinkedAbort(this.base.signal);
+      if (this.expiredWith !== undefined) this.link.abort(this.expiredWith.error);
     }
-    return this.combined;
+    return this.link.signal;
   }
 
   /** Marks the deadline as passed: aborts the signal if a node holds it, or makes it born aborted. */
   expire(error: unknown): void {
     if (this.expiredWith !== undefined) return;
     this.expiredWith = { error };
-    this.controller?.abort(error);
+    this.link?.abort(error);
+  }
+
+  /** The execution is over: the base signal no longer needs to reach this one. */
+  release(): void {
+    this.link?.unlink();
   }
 }
 
@@ -81,6 +84,10 @@ export function scopeOf(base: SignalSource, deadlineMs: number | undefined): Sig
 
 /** The context of one execution for one item. One object per execution, methods on the prototype. */
 export class ExecutionContext<S = unknown> implements NodeContext<S> {
+  // A node that reads `signal` without a deadline gets a signal of its own, linked to the run's: listeners
+  // it adds (an HTTP client's, say) then land on that signal, not all on the run's.
+  private link: LinkedAbort | undefined;
+
   constructor(
     // Read only when a node asks: the run's signal and a deadline's controller are made on first read.
     private readonly signalSource: SignalSource,
@@ -93,7 +100,15 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
   ) {}
 
   get signal(): AbortSignal {
-    return this.signalSource.signal;
+    const source = this.signalSource;
+    if (source instanceof DeadlineScope) return source.signal;
+    this.link ??= new LinkedAbort(source.signal);
+    return this.link.signal;
+  }
+
+  /** The execution is over: its own signal, if a node read one, stops following the run's. */
+  release(): void {
+    this.link?.unlink();
   }
 
   now(): number {
@@ -168,6 +183,7 @@ export function settleNode<T>(
     const done = () => {
       unwatchAbort(runSignal, onAbort);
       timer?.abort();
+      if (scope instanceof DeadlineScope) scope.release();
     };
     // The node's promise is always handled, even when the run has already stopped: a late rejection of an
     // abandoned node must not become an unhandled rejection.

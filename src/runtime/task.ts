@@ -70,14 +70,24 @@ export function runTask(
   try {
     result = (node.run as NonNullable<typeof node.run>)(state, ctx);
   } catch (error) {
+    ctx.release();
     return classifyThrown(run, error);
   }
-  if (!isThenable<NodeResult>(result)) return toOutcome(run, result, at.key);
+  if (!isThenable<NodeResult>(result)) {
+    ctx.release();
+    return toOutcome(run, result, at.key);
+  }
   return settleNode(result, run.signal, run.clock, at.key, scope).then(
-    (value) =>
-      ctx.stepFailure === undefined ? toOutcome(run, value, at.key) : stepValueOutcome(ctx.stepFailure),
-    (error: unknown) =>
-      ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure),
+    (value) => {
+      ctx.release();
+      return ctx.stepFailure === undefined
+        ? toOutcome(run, value, at.key)
+        : stepValueOutcome(ctx.stepFailure);
+    },
+    (error: unknown) => {
+      ctx.release();
+      return ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure);
+    },
   );
 }
 

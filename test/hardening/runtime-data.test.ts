@@ -1,4 +1,3 @@
-import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
 import { libraryOf } from '../../src/document/load.ts';
@@ -459,6 +458,53 @@ describe('item data is copied where it must not be shared', () => {
   });
 });
 
+/**
+ * Runs `body` while counting the abort listeners added to each signal (removals subtract); returns the
+ * most that any one signal had at a time. A structural check: no timing involved.
+ */
+async function mostAbortListeners(body: () => Promise<void>): Promise<number> {
+  const proto = EventTarget.prototype;
+  const add = proto.addEventListener;
+  const remove = proto.removeEventListener;
+  const counts = new WeakMap<object, number>();
+  let most = 0;
+  proto.addEventListener = function (
+    this: EventTarget,
+    ...args: Parameters<EventTarget['addEventListener']>
+  ) {
+    if (args[0] === 'abort' && this instanceof AbortSignal) {
+      const n = (counts.get(this) ?? 0) + 1;
+      counts.set(this, n);
+      most = Math.max(most, n);
+    }
+    return add.apply(this, args);
+  };
+  proto.removeEventListener = function (
+    this: EventTarget,
+    ...args: Parameters<EventTarget['removeEventListener']>
+  ) {
+    if (args[0] === 'abort' && this instanceof AbortSignal)
+      counts.set(this, Math.max(0, (counts.get(this) ?? 0) - 1));
+    return remove.apply(this, args);
+  };
+  try {
+    await body();
+  } finally {
+    proto.addEventListener = add;
+    proto.removeEventListener = remove;
+  }
+  return most;
+}
+
+/** A promise and the function that settles it. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open: () => void = () => undefined;
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
 describe('abort listeners on the run signal', () => {
   const ITEMS = 300;
   const single = dag('urn:test:single', { name: 'single', version: '1' })
@@ -472,63 +518,89 @@ describe('abort listeners on the run signal', () => {
   const policy = {
     defaults: { concurrency: 1_000_000, backoff: { strategy: 'constant', baseMs: 1000 }, jitter: 'none' },
   } as const;
+  const items = Array.from({ length: ITEMS }, () => ({}));
 
   it('many asynchronous executions in flight share one listener on the run signal', async () => {
-    let release: () => void = () => undefined;
-    const gate = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let allIn: () => void = () => undefined;
-    const started = new Promise<void>((resolve) => {
-      allIn = resolve;
-    });
-    const signals: AbortSignal[] = [];
+    const release = gate();
+    const allIn = gate();
+    let started = 0;
     const work = defineNode({
       id: 'urn:test:work',
       outputs: ['ok', 'again'],
-      run: async (_item, ctx: NodeContext) => {
-        signals.push(ctx.signal);
-        if (signals.length === ITEMS) allIn();
-        await gate;
+      run: async () => {
+        if (++started === ITEMS) allIn.open();
+        await release.promise;
         return 'ok';
       },
     });
-    const run = createDispatcher({ nodes: [work], policy, clock: virtualClock() }).run(
-      single,
-      {},
-      { items: Array.from({ length: ITEMS }, () => ({})) },
-    );
-    await started;
-    await new Promise((resolve) => setImmediate(resolve));
-    const signal = signals[0] as AbortSignal;
-    expect(signals.every((s) => s === signal)).toBe(true);
-    expect(getEventListeners(signal, 'abort').length).toBeLessThanOrEqual(2);
-    release();
-    const result = await run;
-    expect(result.items).toHaveLength(ITEMS);
+    const most = await mostAbortListeners(async () => {
+      const run = createDispatcher({ nodes: [work], policy, clock: virtualClock() }).run(
+        single,
+        {},
+        { items },
+      );
+      await allIn.promise;
+      release.open();
+      expect((await run).items).toHaveLength(ITEMS);
+    });
+    expect(most).toBeLessThanOrEqual(2);
+  });
+
+  it('nodes that listen on ctx.signal each get a signal of their own, and an abort still reaches them all', async () => {
+    let allIn = gate();
+    const signals: AbortSignal[] = [];
+    let heard = 0;
+    const work = defineNode({
+      id: 'urn:test:work',
+      outputs: ['ok', 'again'],
+      run: (_item, ctx: NodeContext) => {
+        // As an HTTP client given ctx.signal would.
+        ctx.signal.addEventListener('abort', () => heard++, { once: true });
+        signals.push(ctx.signal);
+        if (signals.length === ITEMS) allIn.open();
+        return new Promise<never>(() => undefined);
+      },
+    });
+    for (const deadlineMs of [undefined, 60_000]) {
+      signals.length = 0;
+      heard = 0;
+      allIn = gate();
+      const user = new AbortController();
+      const withDeadline =
+        deadlineMs === undefined ? policy : { defaults: { ...policy.defaults, deadlineMs } };
+      const most = await mostAbortListeners(async () => {
+        const run = createDispatcher({
+          nodes: [work],
+          policy: withDeadline,
+          clock: createVirtualClock(),
+        }).run(single, {}, { items, signal: user.signal });
+        await allIn.promise;
+        user.abort(new Error('stop'));
+        const result = await run;
+        expect(result.aborted).toHaveLength(ITEMS);
+      });
+      expect(most).toBeLessThanOrEqual(2);
+      expect(new Set(signals).size).toBe(ITEMS);
+      expect(signals.every((s) => s.aborted)).toBe(true);
+      expect(heard).toBe(ITEMS);
+    }
   });
 
   it('many items waiting out a back-off share one listener on the run signal', async () => {
     const clock = createVirtualClock();
-    let signal: AbortSignal | undefined;
     const work = defineNode({
       id: 'urn:test:work',
       outputs: ['ok', 'again'],
-      run: (_item, ctx) => {
-        signal ??= ctx.signal;
-        return ctx.visit === 1 ? 'again' : 'ok';
-      },
+      run: (_item, ctx) => (ctx.visit === 1 ? 'again' : 'ok'),
     });
-    const run = createDispatcher({ nodes: [work], policy, clock }).run(
-      single,
-      {},
-      { items: Array.from({ length: ITEMS }, () => ({})) },
-    );
-    for (let i = 0; i < 20 && clock.pending() < ITEMS; i++) await new Promise((r) => setImmediate(r));
-    expect(clock.pending()).toBe(ITEMS);
-    expect(getEventListeners(signal as AbortSignal, 'abort').length).toBeLessThanOrEqual(2);
-    await clock.runUntilIdle();
-    const result = await run;
-    expect(result.items.map((i) => i.terminal)).toEqual(Array.from({ length: ITEMS }, () => 'done'));
+    const most = await mostAbortListeners(async () => {
+      const run = createDispatcher({ nodes: [work], policy, clock }).run(single, {}, { items });
+      for (let i = 0; i < 20 && clock.pending() < ITEMS; i++) await new Promise((r) => setImmediate(r));
+      expect(clock.pending()).toBe(ITEMS);
+      await clock.runUntilIdle();
+      const result = await run;
+      expect(result.items.map((i) => i.terminal)).toEqual(items.map(() => 'done'));
+    });
+    expect(most).toBeLessThanOrEqual(2);
   });
 });
