@@ -6,7 +6,7 @@
 import { resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { SwitchyardError } from '../errors.ts';
-import { fromSqlite, readOnly, tooNew } from './sqlite-errors.ts';
+import { cannotOpen, fromSqlite, readOnly, tooNew } from './sqlite-errors.ts';
 import { checkStoreFile } from './sqlite-files.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.ts';
 
@@ -63,7 +63,7 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
     try {
       return new Sqlite(file, { readonly, fileMustExist: readonly, timeout: resolved.busyTimeoutMs });
     } catch (error) {
-      throw fromSqlite(error, file, resolved.busyTimeoutMs);
+      throw failure(error, file, resolved.busyTimeoutMs, readonly);
     }
   };
   // A writable connection that closes checkpoints the write-ahead log into the file, so an existing file is
@@ -73,7 +73,7 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
     try {
       inspect(probe, file, resolved);
     } catch (error) {
-      throw fromSqlite(error, file, resolved.busyTimeoutMs);
+      throw failure(error, file, resolved.busyTimeoutMs, true);
     } finally {
       probe.close();
     }
@@ -84,9 +84,25 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
     configure(db, file, version, resolved);
   } catch (error) {
     db.close();
-    throw fromSqlite(error, file, resolved.busyTimeoutMs);
+    throw failure(error, file, resolved.busyTimeoutMs, db.readonly);
   }
   return { db, file, options: resolved };
+}
+
+/**
+ * The store error of a failure while opening. A read-only connection to a file in WAL mode must create the
+ * shared-memory file beside it, so on a read-only folder or mount it cannot even read; that is said plainly.
+ */
+function failure(error: unknown, file: string, busyTimeoutMs: number, readonly: boolean): unknown {
+  if (readonly && (error as { code?: unknown } | null)?.code === 'SQLITE_CANTOPEN') {
+    return cannotOpen(
+      file,
+      'SQLite cannot create its shared-memory file beside it, which it needs even to read a store in WAL mode; ' +
+        'copy the store to a writable folder',
+      error,
+    );
+  }
+  return fromSqlite(error, file, busyTimeoutMs);
 }
 
 /** The checks that only read: the header, the schema, the version and, on request, every page. */
