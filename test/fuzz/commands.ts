@@ -1,14 +1,15 @@
 /**
  * Runs one fuzz case: writes its files to a folder of its own, runs `validate`, `inspect`, `hash`,
- * `render -o out.mmd` and `run` through the CLI's `main` with captured output, and checks what every case
- * must satisfy, returning each broken promise as a {@link Violation}.
+ * `render -o out.mmd` and `run` through the CLI's `main` with captured output (in a worker thread, so that
+ * a command that never ends can be stopped), and checks what every case must satisfy, returning each
+ * broken promise as a {@link Violation}.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { main } from '../../src/cli/main.ts';
+import { runInWorker } from './cli-worker.ts';
 import { ANOMALY, type FuzzNodeSpec } from './nodes.ts';
 import { prototypeChanges, snapshotPrototypes } from './prototypes.ts';
 import { checkRun, parseJson } from './run-checks.ts';
@@ -16,6 +17,7 @@ import { checkRun, parseJson } from './run-checks.ts';
 /** What kind of promise a case broke. */
 export type ViolationKind =
   | 'crash'
+  | 'hang'
   | 'exit-code'
   | 'uncoded'
   | 'pollution'
@@ -58,6 +60,8 @@ export interface CommandResult {
   readonly err: string;
   /** The message of an error `main` let escape: a bug, printed with a stack trace by the real program. */
   readonly thrown?: string;
+  /** Why the command was stopped, when it did not end within {@link COMMAND_LIMIT_MS}. */
+  readonly hung?: string;
 }
 
 /** Everything a case did, and the promises it broke. */
@@ -74,36 +78,34 @@ const STACK =
   /^\s+at |RangeError|TypeError|ReferenceError|SyntaxError: |Maximum call stack|\[object Object\]/m;
 const CODE = /\b[EW]_[A-Z][A-Z0-9_]*\b/;
 
-/** Runs `main` in process with captured output. */
-async function cli(name: string, args: readonly string[], cwd: string): Promise<CommandResult> {
-  let out = '';
-  let err = '';
-  const line = (text: string) => (text.endsWith('\n') ? text : `${text}\n`);
-  try {
-    const code = await main(['node', 'switchyard', ...args], {
-      out: (text) => {
-        out += line(text);
-      },
-      err: (text) => {
-        err += line(text);
-      },
-      cwd,
-      isTTY: false,
-    });
-    return { name, code, out, err };
-  } catch (error) {
-    const thrown = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return { name, code: -1, out, err, thrown: thrown.split('\n')[0]?.slice(0, 300) ?? '' };
-  }
+/**
+ * How long one command may take before it is reported as hung and stopped. Commands that work end in well
+ * under a second (the first also starts the worker); this bounds one that loops without end.
+ */
+export const COMMAND_LIMIT_MS = 15_000;
+
+/** Runs one command in the CLI worker. */
+async function cli(
+  name: string,
+  args: readonly string[],
+  cwd: string,
+): Promise<CommandResult & { pollution: readonly string[] }> {
+  const outcome = await runInWorker(args, cwd, COMMAND_LIMIT_MS);
+  if (outcome.kind === 'hung') return { name, code: -1, out: '', err: '', hung: outcome.why, pollution: [] };
+  const { code, out, err, thrown, pollution } = outcome.reply;
+  return { name, code, out, err, ...(thrown === undefined ? {} : { thrown }), pollution };
 }
 
 /** The promises every command keeps, whatever it was given. */
 function checkCommand(r: CommandResult, violations: Violation[]): void {
   const add = (kind: ViolationKind, detail: string) => violations.push({ kind, command: r.name, detail });
+  if (r.hung !== undefined) add('hang', r.hung);
   if (r.thrown !== undefined) add('crash', `main threw ${r.thrown}`);
   const stack = STACK.exec(`${r.err}\n${r.name === 'run' ? '' : r.out}`);
   if (stack) add('crash', `output shows '${stack[0].trim()}': ${firstLineWith(r.err + r.out, stack[0])}`);
-  if (r.thrown === undefined && !EXIT_CODES.includes(r.code)) add('exit-code', `exit code ${r.code}`);
+  if (r.thrown === undefined && r.hung === undefined && !EXIT_CODES.includes(r.code)) {
+    add('exit-code', `exit code ${r.code}`);
+  }
   for (const l of r.err.split('\n')) {
     if (l.trim() !== '' && !CODE.test(l)) add('uncoded', `stderr line without a code: ${l.slice(0, 200)}`);
   }
@@ -161,12 +163,11 @@ export async function runCase(c: FuzzCase, options: CaseOptions = {}): Promise<C
   const before = snapshotPrototypes();
   try {
     await writeCase(dir, c);
-    const step = async (name: string, args: readonly string[]) => {
-      const r = await cli(name, args, dir);
+    const step = async (name: string, args: readonly string[]): Promise<CommandResult> => {
+      const { pollution, ...r } = await cli(name, args, dir);
       results.push(r);
       checkCommand(r, violations);
-      for (const change of prototypeChanges(before))
-        violations.push({ kind: 'pollution', command: name, detail: change });
+      for (const change of pollution) violations.push({ kind: 'pollution', command: name, detail: change });
       return r;
     };
     // Absolute, as the subprocess would resolve it against its working folder: in process, `validate`
@@ -200,7 +201,7 @@ export async function runCase(c: FuzzCase, options: CaseOptions = {}): Promise<C
       violations.push({ kind: 'inconsistent', command, detail });
     const accepted = validate.code === 0;
     for (const r of [inspect, hash, render, run]) {
-      if (r === undefined || r.thrown !== undefined) continue;
+      if (r === undefined || r.thrown !== undefined || r.hung !== undefined) continue;
       if (accepted && r.name !== 'run' && r.code !== 0)
         inconsistent(r.name, `validate accepts but ${r.name} exits ${r.code}: ${firstLine(r.err)}`);
       if (!accepted && validate.code === 1 && r.code === 0)
@@ -221,7 +222,7 @@ export async function runCase(c: FuzzCase, options: CaseOptions = {}): Promise<C
         violations.push({ kind: 'inconsistent', command: 'render', detail: problem });
       }
     }
-    if (run !== undefined && run.thrown === undefined && accepted) {
+    if (run !== undefined && run.thrown === undefined && run.hung === undefined && accepted) {
       for (const v of await checkRun(dir, run, inspect)) violations.push(v);
     }
   } finally {
