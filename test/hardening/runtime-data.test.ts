@@ -367,6 +367,23 @@ describe('item data is copied where it must not be shared', () => {
     expect(result.items[0]?.data.when).not.toBe(input.when);
   });
 
+  it('input with a cycle is copied with its cycle; input nested too deep is refused in one line', async () => {
+    const dispatcher = createDispatcher({ nodes: [append], clock: virtualClock() });
+    const cyclic: Record<string, unknown> = { nested: { list: [] } };
+    cyclic.self = cyclic;
+    const result = await dispatcher.run(appendDag, cyclic);
+    const data = result.items[0]?.data as Record<string, unknown>;
+    expect(data).not.toBe(cyclic);
+    expect(data.self).toBe(data);
+    expect(cyclic.nested).toEqual({ list: [] });
+    let deep: Record<string, unknown> = { nested: { list: [] } };
+    for (let i = 0; i < 50_000; i++) deep = { nested: { list: [] }, inner: deep };
+    await expect(dispatcher.run(appendDag, deep)).rejects.toMatchObject({
+      code: 'E_INPUT',
+      message: expect.not.stringContaining('\n'),
+    });
+  });
+
   it("a resumed run never writes into the caller's checkpoint objects", async () => {
     const dispatcher = createDispatcher({ nodes: [append], clock: virtualClock() });
     const first = await dispatcher.run(appendDag, { nested: { list: [] } });
