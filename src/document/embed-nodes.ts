@@ -24,21 +24,35 @@ function isReference(value: Json): value is { '@id': string } {
 /** Top-level nodes by id, the pieces of a node written more than once merged property by property. */
 function nodesById(nodes: readonly Json[]): Map<string, Json> {
   const byId = new Map<string, Json>();
+  // A node written in several pieces is merged into a copy of its own, whose arrays are appended to in place.
+  const merged = new Set<Json>();
   for (const node of nodes) {
     const id = node['@id'];
     if (typeof id !== 'string') continue;
-    const seen = byId.get(id);
+    let seen = byId.get(id);
     if (!seen) {
       byId.set(id, node);
       continue;
     }
-    const merged: Json = { ...seen };
-    for (const [key, value] of Object.entries(node)) {
-      const before = merged[key];
-      merged[key] =
-        key === '@id' ? id : Array.isArray(before) && Array.isArray(value) ? [...before, ...value] : value;
+    if (!merged.has(seen)) {
+      seen = Object.fromEntries(
+        Object.entries(seen).map(([key, value]) => [key, Array.isArray(value) ? [...value] : value]),
+      ) as Json;
+      merged.add(seen);
+      byId.set(id, seen);
     }
-    byId.set(id, merged);
+    for (const [key, value] of Object.entries(node)) {
+      const before = seen[key];
+      if (key === '@id') continue;
+      if (Array.isArray(before) && Array.isArray(value)) for (const inner of value) before.push(inner);
+      else
+        Object.defineProperty(seen, key, {
+          value: Array.isArray(value) ? [...value] : value,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+    }
   }
   return byId;
 }

@@ -11,6 +11,23 @@ function list(value: unknown): Json[] {
   return Array.isArray(value) ? (value as Json[]) : [];
 }
 
+/** Index of each written placement by key (first wins), built once per written document. */
+const placementIndexes = new WeakMap<object, Map<string, number>>();
+
+function placementIndex(doc: Json): Map<string, number> {
+  let index = placementIndexes.get(doc);
+  if (!index) {
+    index = new Map();
+    const places = list(doc.placements);
+    for (let i = 0; i < places.length; i++) {
+      const key = places[i]?.key;
+      if (typeof key === 'string' && !index.has(key)) index.set(key, i);
+    }
+    placementIndexes.set(doc, index);
+  }
+  return index;
+}
+
 function indexWhere(values: readonly Json[], match: (value: Json) => boolean): number | undefined {
   const index = values.findIndex(match);
   return index < 0 ? undefined : index;
@@ -30,7 +47,7 @@ export function sourcePointer(written: unknown, dag: Dag, modelPointer: string):
     const placement = dag.placements[i];
     if (!placement) return undefined;
     const places = list(doc.placements);
-    const p = indexWhere(places, (raw) => raw.key === placement.key);
+    const p = placementIndex(doc).get(placement.key);
     if (p === undefined) return undefined;
     if (rest[0] !== 'routes' || rest[1] === undefined) return ['', 'placements', p, ...rest].join('/');
     const route = placement.routes[Number(rest[1])];

@@ -19,6 +19,9 @@ interface WrittenNode {
 interface WrittenIndex {
   readonly nodes: readonly WrittenNode[];
   readonly local: (term: string) => string | undefined;
+  /** The objects that carry a property, by that property's vocabulary name and each string it holds. */
+  readonly by: (name: string, value: string) => readonly WrittenNode[];
+  readonly dagNode: WrittenNode | undefined;
 }
 
 const indexes = new WeakMap<object, WrittenIndex>();
@@ -96,7 +99,27 @@ function buildIndex(raw: unknown): WrittenIndex {
     }
     nodes.push({ pointer, props });
   }
-  return { nodes, local };
+  // Lookups by value are indexed once, so mapping many problems stays linear in the document.
+  const lookup = new Map<string, Map<string, WrittenNode[]>>();
+  const by = (name: string, value: string): readonly WrittenNode[] => {
+    let index = lookup.get(name);
+    if (!index) {
+      index = new Map();
+      for (const node of nodes) {
+        const prop = node.props.get(name);
+        if (!prop) continue;
+        for (const text of new Set(stringsOf(prop.value))) {
+          const list = index.get(text);
+          if (list) list.push(node);
+          else index.set(text, [node]);
+        }
+      }
+      lookup.set(name, index);
+    }
+    return index.get(value) ?? [];
+  };
+  const dagNode = nodes.find((n) => n.props.has('hasPlacement') || n.props.has('entrypoint'));
+  return { nodes, local, by, dagNode };
 }
 
 /** The strings a written value stands for: itself, its `@value`, `@id` or `@list`, one array level deep. */
@@ -161,7 +184,7 @@ export function writtenJsonLdPointer(raw: unknown, canonical: object, pointer: s
   }
   const doc = canonical as Json;
   const [, head, at, ...rest] = pointer.split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const dagNode = index.nodes.find((n) => n.props.has('hasPlacement') || n.props.has('entrypoint'));
+  const { dagNode } = index;
   if (head === undefined || head === '') return '';
   if (at === undefined) return dagNode ? property(index, dagNode, head) : '';
   const i = Number(at);
@@ -169,16 +192,15 @@ export function writtenJsonLdPointer(raw: unknown, canonical: object, pointer: s
     return dagNode ? property(index, dagNode, head, records(doc.entrypoints)[i]) : '';
   if (head === 'budgets') {
     const name = records(doc.budgets)[i]?.name;
-    const node = index.nodes.find((n) => has(n, 'name', String(name)) && n.props.has('max'));
+    const node = index.by('name', String(name)).find((n) => n.props.has('max'));
     if (!node) return dagNode?.pointer ?? '';
     return rest[0] === undefined ? node.pointer : property(index, node, rest[0]);
   }
   if (head !== 'placements') return dagNode?.pointer ?? '';
   const placement = records(doc.placements)[i];
   const key = String(placement?.key);
-  const node =
-    index.nodes.find((n) => has(n, 'key', key) && n.props.has('kind')) ??
-    index.nodes.find((n) => has(n, 'key', key));
+  const keyed = index.by('key', key);
+  const node = keyed.find((n) => n.props.has('kind')) ?? keyed[0];
   if (!node || !placement) return dagNode?.pointer ?? '';
   const [field, item, inner, next] = rest;
   if (field === undefined) return node.pointer;
@@ -190,7 +212,7 @@ export function writtenJsonLdPointer(raw: unknown, canonical: object, pointer: s
     field === 'routes'
       ? has(n, 'output', String(listed.output)) && has(n, 'to', String(listed.to))
       : has(n, 'from', String(listed.from)) && has(n, 'to', String(listed.to));
-  const found = closest(index.nodes.filter(matches), node, relation);
+  const found = closest(index.by('to', String(listed.to)).filter(matches), node, relation);
   if (!found) return property(index, node, field);
   if (inner === undefined) return found.pointer;
   const listedValue = listed[inner];

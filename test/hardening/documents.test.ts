@@ -323,6 +323,18 @@ describe('one graph, one reading', () => {
     expect(problems[0]?.pointer).toMatch(/^\/@graph\/\d+/);
   });
 
+  it('a flattened node written in two pieces loads as one, like the canonical document', async () => {
+    const { dag } = await loadDagFile(CV);
+    const flat = readJson('test/fixtures/forms/compose-validate.flattened.jsonld');
+    const graph = flat['@graph'] as Record<string, unknown>[];
+    const top = graph.find((n) => n['@type'] === 'Dag') as Record<string, unknown>;
+    const { budgets, ...rest } = top;
+    graph.splice(graph.indexOf(top), 1, rest, { '@id': top['@id'], budgets });
+    const loaded = await loadDagText(JSON.stringify(flat));
+    expect(loaded.problems).toEqual([]);
+    expect(loaded.dag).toStrictEqual(dag);
+  });
+
   it('a scoped remote context is E_CONTEXT_REFUSED at its position', async () => {
     const { problems } = await loadDagFile(join(HOSTILE, 'scoped-remote-context.jsonld'));
     expect(problems).toMatchObject([
