@@ -215,7 +215,7 @@ export async function runCase(c: FuzzCase, options: CaseOptions = {}): Promise<C
         inconsistent('inspect', `inspect --json hash ${String(inspected?.hash)} is not hash's ${digest}`);
     }
     if (accepted && inspect.code === 0) {
-      for (const problem of boundProblems(parseJson(inspect.out))) inconsistent('inspect', problem);
+      for (const problem of boundProblems(inspect.out)) inconsistent('inspect', problem);
     }
     if (render?.code === 0) {
       for (const problem of diagramProblems(await readFile(join(dir, 'out.mmd'), 'utf8').catch(() => ''))) {
@@ -234,30 +234,36 @@ export async function runCase(c: FuzzCase, options: CaseOptions = {}): Promise<C
 }
 
 /**
- * A document that validates has a proof that every loop ends, so each worst-case count `inspect --json`
- * gives is a whole number, written exactly: a safe integer, or a string of digits when it is larger.
+ * The worst-case counts of `inspect --json` as written, in order: `placements` first, then the count per
+ * item. They are read from the text, because a count past 2^53 may be written as a JSON number with all its
+ * digits, which `JSON.parse` would round.
  */
-function boundProblems(figures: unknown): string[] {
-  const f = figures as
-    | {
-        placements?: { key?: unknown; worstCaseExecutions?: unknown }[];
-        worstCaseExecutionsPerItem?: unknown;
-      }
-    | undefined;
-  const exact = (v: unknown) =>
-    (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) ||
-    (typeof v === 'string' && /^[0-9]+$/.test(v));
-  const problems: string[] = [];
-  for (const p of f?.placements ?? []) {
-    if (!exact(p.worstCaseExecutions))
-      problems.push(
-        `worst case of '${String(p.key)}' is ${JSON.stringify(p.worstCaseExecutions)}, not a whole count`,
-      );
-  }
-  if (f !== undefined && !exact(f.worstCaseExecutionsPerItem))
-    problems.push(
-      `worst case per item is ${JSON.stringify(f.worstCaseExecutionsPerItem)}, not a whole count`,
-    );
+export function writtenCounts(text: string): {
+  readonly placements: string[];
+  readonly perItem: string | undefined;
+} {
+  const token = (name: string) => new RegExp(`"${name}": ("[^"]*"|[^,\\n}]+)`, 'g');
+  const strip = (t: string) => t.trim().replace(/^"(.*)"$/, '$1');
+  return {
+    placements: [...text.matchAll(token('worstCaseExecutions'))].map((m) => strip(m[1] ?? '')),
+    perItem: [...text.matchAll(token('worstCaseExecutionsPerItem'))].map((m) => strip(m[1] ?? ''))[0],
+  };
+}
+
+/**
+ * A document that validates has a proof that every loop ends, so each worst-case count `inspect --json`
+ * gives is a whole number, written with all its digits (a JSON number or a string).
+ */
+function boundProblems(text: string): string[] {
+  const { placements, perItem } = writtenCounts(text);
+  const keys = ((parseJson(text) as { placements?: { key?: unknown }[] } | undefined)?.placements ?? []).map(
+    (p) => p.key,
+  );
+  const problems = placements.flatMap((count, i) =>
+    /^[0-9]+$/.test(count) ? [] : [`worst case of '${String(keys[i])}' is ${count}, not a whole count`],
+  );
+  if (perItem === undefined || !/^[0-9]+$/.test(perItem))
+    problems.push(`worst case per item is ${perItem}, not a whole count`);
   return problems.slice(0, 3);
 }
 
