@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SwitchyardError } from '../errors.ts';
 
@@ -13,6 +13,14 @@ export async function readInput(text: string | undefined, cwd: string): Promise<
   if (text.startsWith('@')) {
     const file = resolve(cwd, text.slice(1));
     where = text.slice(1);
+    // Reading a FIFO or a device would wait for ever.
+    const found = await stat(file).catch(() => undefined);
+    if (found !== undefined && !found.isFile()) {
+      throw new SwitchyardError(
+        'E_INPUT',
+        `input file ${where} is not a regular file; give a .json file after '@'`,
+      );
+    }
     try {
       source = await readFile(file, 'utf8');
     } catch {

@@ -53,10 +53,11 @@ function mergeTiming(base: TimingPolicy, override: TimingOverride | undefined): 
   };
 }
 
+/** Overrides by name, in a null-prototype object: a placement or node may be named `__proto__` or `toString`. */
 function normaliseMap(
   map: Readonly<Record<string, TimingOverride>> | undefined,
 ): Record<string, TimingOverride> {
-  const out: Record<string, TimingOverride> = {};
+  const out: Record<string, TimingOverride> = Object.create(null);
   for (const [key, override] of Object.entries(map ?? {})) out[key] = normaliseOverride(override);
   return out;
 }
@@ -133,10 +134,13 @@ export function timingFor(
   const cacheKey = `${dagId}\u0000${placementKey}\u0000${nodeIri ?? ''}`;
   const cached = cache.get(cacheKey);
   if (cached !== undefined) return cached;
+  // Own keys only: a placement named `toString` has no override unless the policy gives one.
+  const override = (map: Readonly<Record<string, TimingOverride>>, key: string) =>
+    own(map, key) ? map[key] : undefined;
   let timing = policy.defaults;
-  if (nodeIri !== undefined) timing = mergeTiming(timing, policy.nodes[nodeIri]);
-  timing = mergeTiming(timing, policy.placements[placementKey]);
-  timing = mergeTiming(timing, policy.placements[`${dagId}#${placementKey}`]);
+  if (nodeIri !== undefined) timing = mergeTiming(timing, override(policy.nodes, nodeIri));
+  timing = mergeTiming(timing, override(policy.placements, placementKey));
+  timing = mergeTiming(timing, override(policy.placements, `${dagId}#${placementKey}`));
   const frozen = deepFreeze(timing);
   cache.set(cacheKey, frozen);
   return frozen;

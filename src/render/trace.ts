@@ -3,7 +3,7 @@
  * placements items visited, which edges they took and how often, how long retries waited, where they
  * were salvaged. The diagram overlay draws this summary.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { RouteKind } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import { EVENT_TYPES, type RetryScheduledEvent, type RunEvent } from '../runtime/events.ts';
@@ -263,9 +263,17 @@ function scheduledOutput(events: readonly RunEvent[], index: number, event: Retr
   return '';
 }
 
-/** Reads and sums up a trace file; a missing file or bad line throws `E_TRACE`. */
+/** Reads and sums up a trace file; a missing or special file (FIFO, device) or a bad line throws `E_TRACE`. */
 export async function readTrace(path: string): Promise<TraceSummary> {
   let text: string;
+  // Reading a FIFO or a device would wait for ever; a trace is a file that `run --events` wrote.
+  const found = await stat(path).catch(() => undefined);
+  if (found !== undefined && !found.isFile()) {
+    throw new SwitchyardError(
+      'E_TRACE',
+      `cannot read trace ${path}: it is not a regular file; pass the file written by 'run --events'`,
+    );
+  }
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {

@@ -7,6 +7,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_PROBLEM, EXIT_USAGE } from '../../src/cli/exit-code.ts';
 import { safeStringify } from '../../src/cli/safe-json.ts';
+import { readPolicyFile } from '../../src/policy/load.ts';
+import { timingFor } from '../../src/policy/resolve.ts';
 import { runMain } from '../archivist/run-main.ts';
 import { runCli } from '../cli/run-cli.ts';
 
@@ -176,6 +178,26 @@ describe('render refuses special and non-writable paths at once', () => {
       await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--events', 'pipe.mmd'], dir),
       EXIT_PROBLEM,
       /^switchyard: cannot write .*pipe\.mmd: it is not a regular file/,
+    );
+  });
+
+  it('a FIFO as --trace, --input @file or --policy is refused instead of waiting for a writer', async () => {
+    const fifo = join(dir, 'in.fifo');
+    await exec('mkfifo', [fifo]);
+    expectOneLine(
+      await runCli(['render', 'cv.jsonld', '-o', 'traced.mmd', '--trace', 'in.fifo'], dir),
+      EXIT_PROBLEM,
+      /^switchyard: cannot read trace .*in\.fifo: it is not a regular file/,
+    );
+    expectOneLine(
+      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--input', '@in.fifo'], dir),
+      EXIT_PROBLEM,
+      /^switchyard: input file in\.fifo is not a regular file/,
+    );
+    expectOneLine(
+      await runCli(['inspect', 'cv.jsonld', '--policy', 'in.fifo'], dir),
+      EXIT_PROBLEM,
+      /^switchyard: policy file in\.fifo is not a regular file/,
     );
   });
 
@@ -371,6 +393,22 @@ describe('policy keys that name nothing in the document', () => {
       EXIT_PROBLEM,
       /E_POLICY_UNKNOWN_KEY placement override 'toString' names no placement/,
     );
+  });
+});
+
+describe('policy overrides of placements named after prototype members', () => {
+  it('a __proto__ override times the __proto__ placement; toString without one gets the defaults', async () => {
+    await writeFile(
+      join(dir, 'proto-timing.policy.json'),
+      '{ "defaults": { "deadlineMs": 7 }, "placements": { "__proto__": { "deadlineMs": 1234 } } }\n',
+    );
+    const { policy, input } = await readPolicyFile(join(dir, 'proto-timing.policy.json'));
+    expect(Object.keys(input.placements ?? {})).toEqual(['__proto__']);
+    const dagId = 'urn:switchyard:dag:compose-validate';
+    expect(timingFor(policy, dagId, '__proto__').deadlineMs).toBe(1234);
+    expect(timingFor(policy, dagId, 'toString').deadlineMs).toBe(7);
+    expect(timingFor(policy, dagId, 'constructor', 'valueOf').deadlineMs).toBe(7);
+    expect(Object.getPrototypeOf(policy.placements)).toBe(null);
   });
 });
 
