@@ -5,7 +5,15 @@
 import type { Dag } from '../document/model.ts';
 import { type Problem, problem } from '../errors.ts';
 import type { CompiledDag } from './compile.ts';
-import { adjacency, type FlowEdge, type FlowGraph, flowGraph, isBudgetedRetry, pointerTo } from './flow.ts';
+import {
+  adjacency,
+  type FlowEdge,
+  type FlowGraph,
+  flowGraph,
+  isBudgetedRetry,
+  pointerTo,
+  reversed,
+} from './flow.ts';
 import { cycleWithin, isCyclic, stronglyConnected } from './scc.ts';
 
 /** A budget's edge in the resets relation: a route spending `from` resets `to`. */
@@ -135,36 +143,103 @@ export interface BudgetLoop {
  * Lists every budget with the retry routes spending it and the loop each closes: the strongly connected
  * component holding the route's source and target once this budget's retry edges are added to the graph
  * without budgeted retries. Budgets no route spends are listed with no routes.
+ *
+ * A cycle through a budget's edges runs from one of its targets to one of its sources in the graph without
+ * budgeted retries, so only vertices between them in topological order can be on it: the search for each
+ * budget stays inside that window, and a chain of self-retries costs linear time, not one whole-graph pass
+ * per budget.
  * @example
  * for (const loop of findCycles(compile(dag))) console.log(loop.budget, loop.max, loop.placements.join(', '));
  */
 export function findCycles(compiled: CompiledDag): BudgetLoop[] {
   const graph = flowGraph(compiled.dag);
+  const base = adjacency(graph, (e) => !isBudgetedRetry(e));
+  const back = reversed(base);
+  // Topological position of each vertex's component (Tarjan lists components sinks first).
+  const components = stronglyConnected(base);
+  const position = new Int32Array(base.length);
+  components.forEach((component, i) => {
+    for (const v of component) position[v] = components.length - 1 - i;
+  });
+  const spendingOf: FlowEdge[][] = compiled.dag.budgets.map(() => []);
+  for (const edge of graph.edges) if (isBudgetedRetry(edge)) spendingOf[edge.budget]?.push(edge);
+  const mark = new Int32Array(base.length).fill(-1);
+  const local = new Int32Array(base.length).fill(-1);
+
   return compiled.dag.budgets.map((budget, b) => {
-    const adj = adjacency(graph, (e) => !isBudgetedRetry(e) || e.budget === b);
-    const componentOf = new Int32Array(adj.length).fill(-1);
-    const components = stronglyConnected(adj);
-    components.forEach((component, c) => {
+    const spending = spendingOf[b] ?? [];
+    // Vertices reachable from a target without passing the last source's position, then those of them that
+    // reach a source: every vertex on a cycle through this budget's edges.
+    let last = -1;
+    for (const e of spending) last = Math.max(last, position[e.from] as number);
+    const forward: number[] = [];
+    for (const e of spending) {
+      if (mark[e.to] !== b && (position[e.to] as number) <= last) {
+        mark[e.to] = b;
+        forward.push(e.to);
+      }
+    }
+    for (let head = 0; head < forward.length; head++) {
+      for (const w of base[forward[head] as number] ?? []) {
+        if (mark[w] !== b && (position[w] as number) <= last) {
+          mark[w] = b;
+          forward.push(w);
+        }
+      }
+    }
+    const window: number[] = [];
+    const inWindow = (v: number): boolean => local[v] !== -1;
+    for (const e of spending) {
+      if (mark[e.from] === b && !inWindow(e.from)) {
+        local[e.from] = window.length;
+        window.push(e.from);
+      }
+    }
+    for (let head = 0; head < window.length; head++) {
+      for (const u of back[window[head] as number] ?? []) {
+        if (mark[u] === b && !inWindow(u)) {
+          local[u] = window.length;
+          window.push(u);
+        }
+      }
+    }
+    // The window's graph with this budget's edges, in local indices.
+    const adj: number[][] = window.map((v) =>
+      (base[v] ?? []).filter(inWindow).map((w) => local[w] as number),
+    );
+    for (const e of spending) {
+      if (inWindow(e.from) && inWindow(e.to)) adj[local[e.from] as number]?.push(local[e.to] as number);
+    }
+    const componentOf = new Int32Array(window.length).fill(-1);
+    const found = stronglyConnected(adj);
+    found.forEach((component, c) => {
       for (const v of component) componentOf[v] = c;
     });
-    const spending = graph.edges.filter((e) => isBudgetedRetry(e) && e.budget === b);
     const covered = new Set<number>();
     const resets = new Set<string>();
     const routes = spending.map((edge): RetryRouteLoop => {
       const route = graph.dag.placements[edge.from]?.routes[edge.route];
       for (const name of route?.resets ?? []) resets.add(name);
-      const c = componentOf[edge.from] as number;
-      const component = components[c] ?? [];
-      const closes = c === componentOf[edge.to] && isCyclic(component, adj);
-      if (closes) for (const v of component) covered.add(v);
+      const from = inWindow(edge.from) ? (local[edge.from] as number) : -1;
+      const to = inWindow(edge.to) ? (local[edge.to] as number) : -1;
+      const c = from === -1 ? -1 : (componentOf[from] as number);
+      const component = found[c] ?? [];
+      const closes = c !== -1 && to !== -1 && c === componentOf[to] && isCyclic(component, adj);
+      if (closes) for (const v of component) covered.add(window[v] as number);
       return {
         from: graph.keys[edge.from] as string,
         output: route?.output ?? '',
         to: graph.keys[edge.to] as string,
         exhausted: route?.exhausted,
-        loop: closes ? component.map((v) => graph.keys[v] as string) : [],
+        loop: closes
+          ? component
+              .map((v) => window[v] as number)
+              .sort((x, y) => x - y)
+              .map((v) => graph.keys[v] as string)
+          : [],
       };
     });
+    for (const v of window) local[v] = -1;
     return {
       budget: budget.name,
       max: budget.max,

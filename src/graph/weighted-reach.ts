@@ -31,8 +31,17 @@ export interface ReachWork {
   approximated: boolean;
 }
 
-/** Vertices visited across all sweeps, beyond which the remaining paths are over-approximated. */
-export const EXACT_WORK_LIMIT = 20_000_000;
+/** Vertices visited across all sweeps (at least), beyond which the remaining paths are over-approximated. */
+export const EXACT_WORK_FLOOR = 2_000_000;
+
+/** Sweeps' work per vertex and edge allowed beyond the floor: the cost stays linear in the graph's size. */
+export const EXACT_WORK_PER_ELEMENT = 32;
+
+function edgeCount(adj: Adjacency): number {
+  let count = 0;
+  for (const targets of adj) count += targets.length;
+  return count;
+}
 
 /**
  * Per vertex of `adj`, the total weight of the groups with a source that reaches it (a vertex reaches itself).
@@ -44,34 +53,67 @@ export function weightedReach(
   adj: Adjacency,
   groups: readonly SourceGroup[],
   work: ReachWork = { visited: 0, sweeps: 0, approximated: false },
-  limit: number = EXACT_WORK_LIMIT,
+  limit: number = Math.max(EXACT_WORK_FLOOR, EXACT_WORK_PER_ELEMENT * (adj.length + edgeCount(adj))),
 ): bigint[] {
   const n = adj.length;
-  // Condensation, in topological order: Tarjan lists components sinks first.
+  // Condensation: Tarjan lists components sinks first.
   const components = stronglyConnected(adj);
   const c0 = components.length;
   const compOf = new Int32Array(n);
   components.forEach((component, i) => {
     for (const v of component) compOf[v] = c0 - 1 - i;
   });
-  const weight: bigint[] = new Array<bigint>(c0).fill(0n);
-  const out: number[][] = [];
-  for (let c = 0; c < c0; c++) out.push([]);
+  const edgesOf: number[][] = [];
+  const indegree = new Int32Array(c0);
+  for (let c = 0; c < c0; c++) edgesOf.push([]);
   for (let v = 0; v < n; v++) {
     for (const w of adj[v] ?? []) {
       const from = compOf[v] as number;
       const to = compOf[w] as number;
-      if (from !== to) out[from]?.push(to);
+      if (from !== to) {
+        edgesOf[from]?.push(to);
+        indegree[to] = (indegree[to] as number) + 1;
+      }
     }
   }
-  // Groups of several components become extra vertices placed before every other one.
+  // Renumbered breadth first (Kahn's algorithm, first in first out), so that a layered graph is numbered
+  // layer by layer and the greedy path cover below follows its layers.
+  const rank = new Int32Array(c0);
+  const queue: number[] = [];
+  for (let c = 0; c < c0; c++) if (indegree[c] === 0) queue.push(c);
+  for (let head = 0; head < queue.length; head++) {
+    const c = queue[head] as number;
+    rank[c] = head;
+    for (const d of edgesOf[c] ?? []) {
+      indegree[d] = (indegree[d] as number) - 1;
+      if (indegree[d] === 0) queue.push(d);
+    }
+  }
+  for (let v = 0; v < n; v++) compOf[v] = rank[compOf[v] as number] as number;
+  const out: number[][] = [];
+  for (let c = 0; c < c0; c++) out.push([]);
+  edgesOf.forEach((targets, c) => {
+    out[rank[c] as number] = targets.map((d) => rank[d] as number);
+  });
+  const weight: bigint[] = new Array<bigint>(c0).fill(0n);
+  // Groups of several components become extra vertices placed before every other one, each swept on its
+  // own. When those sweeps could pass the limit, each source of such a group gains the group's weight
+  // instead: a vertex then counts the group once per source that reaches it (sound, no longer exact).
   const extra: { targets: number[]; weight: bigint }[] = [];
+  const several: { targets: number[]; weight: bigint }[] = [];
   for (const group of groups) {
     if (group.weight === 0n) continue;
     const targets = [...new Set(group.vertices.map((v) => compOf[v] as number))];
-    if (targets.length === 1)
+    if (targets.length === 1) {
       weight[targets[0] as number] = (weight[targets[0] as number] ?? 0n) + group.weight;
-    else if (targets.length > 1) extra.push({ targets, weight: group.weight });
+    } else if (targets.length > 1) several.push({ targets, weight: group.weight });
+  }
+  if (several.length * (adj.length + edgeCount(adj)) <= limit / 2) extra.push(...several);
+  else {
+    work.approximated = true;
+    for (const { targets, weight: w } of several) {
+      for (const t of targets) weight[t] = (weight[t] ?? 0n) + w;
+    }
   }
   // Vertex numbering of the extended graph: extras 0..e-1, then components shifted by e; ids are topological.
   const e = extra.length;
@@ -80,23 +122,27 @@ export function weightedReach(
     x < e ? (extra[x]?.targets.map((t) => t + e) ?? []) : (out[x - e]?.map((t) => t + e) ?? []);
   const weightOf = (x: number): bigint => (x < e ? (extra[x]?.weight ?? 0n) : (weight[x - e] ?? 0n));
 
-  // Greedy path cover: a vertex continues the path of a predecessor whose path still ends there.
+  // Greedy path cover, in topological order: a vertex continues the path of a predecessor that still ends
+  // the path (so a lattice needs about as many paths as it is wide).
+  const preds: number[][] = [];
+  for (let x = 0; x < total; x++) preds.push([]);
+  for (let x = 0; x < total; x++) for (const y of succ(x)) preds[y]?.push(x);
   const pathOf = new Int32Array(total).fill(-1);
   const indexOnPath = new Int32Array(total);
   const paths: number[][] = [];
   for (let x = 0; x < total; x++) {
+    for (const u of preds[x] ?? []) {
+      const path = paths[pathOf[u] as number] as number[];
+      if (path[path.length - 1] === u) {
+        pathOf[x] = pathOf[u] as number;
+        indexOnPath[x] = path.length;
+        path.push(x);
+        break;
+      }
+    }
     if (pathOf[x] === -1) {
       pathOf[x] = paths.length;
       paths.push([x]);
-    }
-    const path = paths[pathOf[x] as number] as number[];
-    for (const y of succ(x)) {
-      if (pathOf[y] === -1 && path[path.length - 1] === x) {
-        pathOf[y] = pathOf[x] as number;
-        indexOnPath[y] = path.length;
-        path.push(y);
-        break;
-      }
     }
   }
 
