@@ -1,0 +1,152 @@
+import { setMaxListeners } from 'node:events';
+import type { CompiledPlacement } from '../graph/compile.ts';
+import type { Clock } from '../policy/types.ts';
+import type { EventStream } from './event-stream.ts';
+import type { Prepared } from './prepare.ts';
+import type { RunEnvironment } from './runner.ts';
+import { Semaphore } from './semaphore.ts';
+
+/** Per-run state of one prepared DAG: the semaphores and batchers of its placements. */
+export interface Slots {
+  readonly semaphores: (Semaphore | null | undefined)[];
+  readonly batchers: unknown[];
+}
+
+/** Why a run context's signal aborted: the caller's signal, the run deadline, or a decided gather. */
+export type StopReason = 'abort' | 'deadline' | 'cancel';
+
+/** The counters of a run, shared by the run and the cancellable scopes inside it. */
+interface Tally {
+  executions: number;
+  retries: number;
+  salvages: number;
+  exhausted: number;
+}
+
+/**
+ * What a run shares across everything it drives: counters, the run signal and why it stopped, and the
+ * per-placement semaphores and batchers.
+ *
+ * A scope may be a cancellable part of a run (see `RunContext.cancellable`): the items of a group (the
+ * children of one scatter execution) share the run's counters, slots and events but have a signal of their
+ * own, which aborts with the run's or when the group is cancelled.
+ */
+export class RunScope {
+  /** The run's own scope; itself unless this is a cancellable scope. */
+  readonly root: RunScope;
+  readonly clock: Clock;
+  private readonly tally: Tally;
+  private readonly slots: Map<Prepared, Slots>;
+  private reason: StopReason | undefined;
+  // Created on first use: most runs of synchronous nodes never wait on anything, and a controller per run
+  // is a measurable share of a short run's cost.
+  private controller: AbortController | undefined;
+  private scopeSignal: AbortSignal | undefined;
+
+  constructor(
+    readonly env: RunEnvironment,
+    readonly events: EventStream | undefined,
+    readonly runDeadlineAt: number,
+    private readonly parent?: { readonly run: RunScope; readonly cancel: AbortSignal },
+  ) {
+    this.clock = env.clock;
+    this.root = parent?.run.root ?? this;
+    this.tally = parent?.run.tally ?? { executions: 0, retries: 0, salvages: 0, exhausted: 0 };
+    this.slots = parent?.run.slots ?? new Map();
+  }
+
+  /** Node executions so far (a batch of n items counts n). */
+  get executions(): number {
+    return this.tally.executions;
+  }
+  set executions(n: number) {
+    this.tally.executions = n;
+  }
+  get retries(): number {
+    return this.tally.retries;
+  }
+  set retries(n: number) {
+    this.tally.retries = n;
+  }
+  get salvages(): number {
+    return this.tally.salvages;
+  }
+  set salvages(n: number) {
+    this.tally.salvages = n;
+  }
+  get exhausted(): number {
+    return this.tally.exhausted;
+  }
+  set exhausted(n: number) {
+    this.tally.exhausted = n;
+  }
+
+  /**
+   * Why this context's signal aborted, undefined while it has not: `abort` (the caller's signal) or
+   * `deadline` (the run deadline) for the whole run, `cancel` for a cancelled scope.
+   */
+  get stopReason(): StopReason | undefined {
+    if (this.parent === undefined) return this.reason;
+    return this.parent.run.stopReason ?? (this.parent.cancel.aborted ? 'cancel' : undefined);
+  }
+
+  /** Aborts when the run is aborted or passes its deadline (or, in a scope, when the scope is cancelled). */
+  get signal(): AbortSignal {
+    if (this.parent !== undefined) {
+      this.scopeSignal ??= AbortSignal.any([this.parent.run.signal, this.parent.cancel]);
+      return this.scopeSignal;
+    }
+    return this.controllerOf().signal;
+  }
+
+  private controllerOf(): AbortController {
+    if (this.controller === undefined) {
+      this.controller = new AbortController();
+      // Items waiting on a node or a back-off share one listener (abort-watch.ts), but each semaphore and
+      // any node reading ctx.signal adds its own: many listeners at once are the design, not a leak.
+      setMaxListeners(0, this.controller.signal);
+    }
+    return this.controller;
+  }
+
+  /** Aborts every wait of the run, recording why. The first reason wins. */
+  stop(reason: 'abort' | 'deadline', error: unknown): void {
+    if (this.root !== this) {
+      this.root.stop(reason, error);
+      return;
+    }
+    if (this.reason !== undefined) return;
+    this.reason = reason;
+    this.controllerOf().abort(error);
+  }
+
+  /** The per-run slots of a prepared DAG (semaphores, batchers), created on first use. */
+  slotsOf(prep: Prepared): Slots {
+    let slots = this.slots.get(prep);
+    if (slots === undefined) {
+      slots = { semaphores: [], batchers: [] };
+      this.slots.set(prep, slots);
+    }
+    return slots;
+  }
+
+  /**
+   * The run-wide concurrency limiter of a placement, or undefined when its concurrency is unbounded. For a
+   * task it counts items executing the placement (none for a batch node, whose `maxBatch` is its limit); for
+   * a scatter it counts the children in flight across every item of the run.
+   */
+  semaphoreOf(prep: Prepared, at: CompiledPlacement): Semaphore | undefined {
+    const slots = this.slotsOf(prep);
+    let semaphore = slots.semaphores[at.index];
+    if (semaphore === undefined) {
+      const limit =
+        at.placement.kind === 'task' && prep.nodes[at.index]?.batch
+          ? Number.POSITIVE_INFINITY
+          : prep.timings[at.index]?.concurrency;
+      // Bound to the run's own signal: a cancelled scope's waiters leave through their own signal.
+      semaphore = limit !== undefined && Number.isFinite(limit) ? new Semaphore(limit, this.root) : null;
+      slots.semaphores[at.index] = semaphore;
+    }
+    return semaphore ?? undefined;
+  }
+}
