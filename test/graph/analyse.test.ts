@@ -27,7 +27,7 @@ const expected: Record<string, Expectation> = {
   E_DUPLICATE_BUDGET: { pointer: '/budgets/1/name' },
   E_DUPLICATE_OUTPUT: { pointer: '/placements/2/routes/1/output', placement: 'start' },
   E_DANGLING_ROUTE: { pointer: '/placements/1/routes/1/to', placement: 'start' },
-  E_DANGLING_ENTRYPOINT: { pointer: '/entrypoints/0', placement: 'missing' },
+  E_DANGLING_ENTRYPOINT: { pointer: '/entrypoints/1', placement: 'missing' },
   E_DANGLING_EXHAUSTION: { pointer: '/placements/1/routes/1/exhausted', placement: 'start' },
   E_ENTRYPOINT_KIND: { pointer: '/entrypoints/0', placement: 'done' },
   E_UNKNOWN_BUDGET: { pointer: '/placements/2/routes/1/resets/0', placement: 'start' },

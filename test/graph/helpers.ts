@@ -27,7 +27,7 @@ export function toDag(json: Json): Dag {
   return {
     ...(rest as Json),
     id: id as string,
-    entrypoints: [...(json.entrypoints as string[])].sort(),
+    entrypoints: [...new Set(json.entrypoints as string[])],
     budgets: [...((json.budgets as Budget[] | undefined) ?? [])].sort(byString((b) => b.name)),
     placements: placements.sort(byString((p) => p.key)),
   } as unknown as Dag;
