@@ -35,6 +35,8 @@ const REPLAY =
 const DEBUG_FILE = process.env.PROPERTY_DEBUG;
 /** Time for one property: about a second a run, on a shared machine. */
 const TIMEOUT_MS = 30_000 + RUNS * 1000;
+/** A failing property stops shrinking in time to report what it found before the test times out. */
+const SHRINK_LIMIT_MS = TIMEOUT_MS - 20_000;
 
 /** The wall time the virtual clock starts at: not on a whole second, so HTTP-dates round. */
 const WALL_START = Date.UTC(2026, 0, 1, 12, 0, 0) + 437;
@@ -161,7 +163,7 @@ async function runCase(c: Case, coverage: Coverage, abortAt?: number) {
   };
   if (DEBUG_FILE !== undefined) writeFileSync(DEBUG_FILE, events.map((e) => JSON.stringify(e)).join('\n'));
   expectRunGuarantees(world, result, events, c.inputs.length, listLength);
-  const oracle = { documents, policy, runDeadlineMs: c.timing.runDeadlineMs, hints };
+  const oracle = { documents, policy, runDeadlineMs: c.timing.runDeadlineMs, hints, wallStart: WALL_START };
   expect(routingViolations(oracle, events)).toEqual([]);
   coverage.saturated += expectWithinConcurrency(c, policy, events, documents);
   for (const e of events) {
@@ -240,7 +242,7 @@ describe('dispatcher properties over random valid DAGs of every placement kind',
           if (events.some((e) => e.type === 'placement.start' && e.item.includes('.'))) scattered++;
           if (events.some((e) => e.type === 'placement.start' && e.item.includes('/'))) embedded++;
         }),
-        { numRuns: RUNS, ...REPLAY },
+        { numRuns: RUNS, interruptAfterTimeLimit: SHRINK_LIMIT_MS, ...REPLAY },
       );
       expect(scattered).toBeGreaterThan(RUNS / 5);
       expect(embedded).toBeGreaterThan(RUNS / 10);
@@ -266,7 +268,7 @@ describe('dispatcher properties over random valid DAGs of every placement kind',
             for (const a of result.aborted) expect(['backoff', 'node', 'queue']).toContain(a.waitingFor);
           }
         }),
-        { numRuns: RUNS, ...REPLAY },
+        { numRuns: RUNS, interruptAfterTimeLimit: SHRINK_LIMIT_MS, ...REPLAY },
       );
       expect(abortedRuns).toBeGreaterThan(RUNS / 15);
     },

@@ -15,7 +15,7 @@ import {
   type NodeResult,
 } from '../../src/runtime/node.ts';
 import { httpError } from './helpers.ts';
-import { type HintLog, hintKey } from './routing-oracle.ts';
+import { type HintLog, type HintRecord, hintKey } from './routing-oracle.ts';
 
 /** The output every task node may take that no route leaves on. */
 export const STRAY_OUTPUT = 'stray';
@@ -50,44 +50,48 @@ type Plan =
   | { readonly kind: 'throw'; readonly status: number; readonly hint: boolean }
   | { readonly kind: 'answer'; readonly output: string; readonly sleepMs: number; readonly hint: boolean };
 
-/** An HTTP-date a few seconds behind or ahead of wall time `wall`, and the wait it means (whole seconds). */
-function httpDate(random: Random, wall: number): { value: string; ms: number } {
-  const date = new Date(wall + Math.floor((random() - 0.3) * 4000)).toUTCString();
-  return { value: date, ms: Math.max(0, Date.parse(date) - wall) };
+/**
+ * An HTTP-date between one second before and five seconds after wall time `base`, and the instant it names
+ * (whole seconds, as the format has). The same draw names the same instant whenever the node answers, so
+ * that every execution of one item path at one visit gives one hint.
+ */
+function httpDate(random: Random, base: number): { value: string; hint: HintRecord } {
+  const value = new Date(base + Math.floor((random() * 6 - 1) * 1000)).toUTCString();
+  return { value, hint: { at: Date.parse(value) } };
 }
 
 /**
- * A Retry-After as a node returns it beside an output, and what it means at wall time `wall`: milliseconds
- * (a number), seconds (a string of digits), an HTTP-date, or an unusable value (`ms` undefined) that the
- * engine ignores in favour of the back-off.
+ * A Retry-After as a node returns it beside an output, and what it means: milliseconds (a number), seconds
+ * (a string of digits), an HTTP-date, or an unusable value (`ms` undefined) that the engine ignores in favour
+ * of the back-off.
  */
-function returnedHint(random: Random, wall: number): { value: unknown; ms: number | undefined } {
+function returnedHint(random: Random, base: number): { value: unknown; hint: HintRecord } {
   const r = random();
   if (r < 0.35) {
     const ms = Math.floor(random() * 40);
-    return { value: ms, ms };
+    return { value: ms, hint: { ms } };
   }
   if (r < 0.6) {
     const seconds = Math.floor(random() * 3);
-    return { value: String(seconds), ms: seconds * 1000 };
+    return { value: String(seconds), hint: { ms: seconds * 1000 } };
   }
-  if (r < 0.85) return httpDate(random, wall);
-  return { value: pick([{}, true, [1], -5, 'soon', Number.NaN], random()), ms: undefined };
+  if (r < 0.85) return httpDate(random, base);
+  return { value: pick([{}, true, [1], -5, 'soon', Number.NaN], random()), hint: { ms: undefined } };
 }
 
 /** The headers of a throttled response: `retry-after-ms`, or `retry-after` in seconds or as an HTTP-date. */
-function hintHeaders(random: Random, wall: number): { headers: Record<string, string>; ms: number } {
+function hintHeaders(random: Random, base: number): { headers: Record<string, string>; hint: HintRecord } {
   const r = random();
   if (r < 0.35) {
     const ms = Math.floor(random() * 40);
-    return { headers: { 'retry-after-ms': String(ms) }, ms };
+    return { headers: { 'retry-after-ms': String(ms) }, hint: { ms } };
   }
   if (r < 0.65) {
     const seconds = Math.floor(random() * 3);
-    return { headers: { 'retry-after': String(seconds) }, ms: seconds * 1000 };
+    return { headers: { 'retry-after': String(seconds) }, hint: { ms: seconds * 1000 } };
   }
-  const date = httpDate(random, wall);
-  return { headers: { 'retry-after': date.value }, ms: date.ms };
+  const date = httpDate(random, base);
+  return { headers: { 'retry-after': date.value }, hint: date.hint };
 }
 
 /** Draws one task execution: hang, throw a 503 or a 400, stray, or one of `routed` (sometimes after a sleep). */
@@ -119,6 +123,8 @@ interface Env {
   readonly seed: number;
   readonly clock: Clock;
   readonly hints: HintLog | undefined;
+  /** The wall-clock reading when the nodes were made: HTTP-dates are drawn around it. */
+  readonly wallBase: number;
 }
 
 type Planner = (random: Random, data: Record<string, unknown>) => Plan;
@@ -131,14 +137,14 @@ const streamOf = (env: Env, item: string, ctx: { dag: string; placement: string;
 function settle(env: Env, plan: Exclude<Plan, { kind: 'hang' }>, random: Random, key: string): NodeResult {
   if (plan.kind === 'throw') {
     if (!plan.hint) throw httpError(plan.status);
-    const { headers, ms } = hintHeaders(random, env.clock.wallNow());
-    env.hints?.set(key, { ms });
+    const { headers, hint } = hintHeaders(random, env.wallBase);
+    env.hints?.set(key, hint);
     throw httpError(plan.status, headers);
   }
   if (!plan.hint) return plan.output;
-  const hint = returnedHint(random, env.clock.wallNow());
-  env.hints?.set(key, { ms: hint.ms });
-  return { output: plan.output, retryAfter: hint.value as number };
+  const { value, hint } = returnedHint(random, env.wallBase);
+  env.hints?.set(key, hint);
+  return { output: plan.output, retryAfter: value as number };
 }
 
 /** A node of mode `mode` that carries out `planner`'s plans. */
@@ -164,21 +170,11 @@ function planned(
             key: hintKey(ctx.dag, ctx.placement, item.id, context.visit),
           };
         });
-        // A path runs again in each execution of its embed or scatter: forget what an earlier one said.
-        for (const { key } of plans) env.hints?.delete(key);
-        // The first item's draw decides for the whole batch whether it hangs or throws; a thrown error, and
-        // the Retry-After it carries, applies to every item of the batch.
+        // The first item's draw decides for the whole batch whether it hangs or throws (with no Retry-After:
+        // which item comes first depends on the schedule, and a hint must not).
         const first = plans[0];
         if (first?.plan.kind === 'hang') await env.clock.sleep(HANG_MS, ctx.signal);
-        if (first?.plan.kind === 'throw') {
-          try {
-            settle(env, first.plan, first.random, first.key);
-          } catch (error) {
-            const hint = env.hints?.get(first.key);
-            if (hint !== undefined) for (const { key } of plans) env.hints?.set(key, hint);
-            throw error;
-          }
-        }
+        if (first?.plan.kind === 'throw') throw httpError(first.plan.status);
         const sleepMs = Math.max(0, ...plans.map(({ plan }) => (plan.kind === 'answer' ? plan.sleepMs : 0)));
         if (sleepMs > 0) await env.clock.sleep(sleepMs, ctx.signal);
         else await Promise.resolve();
@@ -194,7 +190,6 @@ function planned(
       outputs,
       run: (item: ItemView, ctx: NodeContext) => {
         const random = streamOf(env, item.id, ctx);
-        env.hints?.delete(hintKey(ctx.dag, ctx.placement, item.id, ctx.visit));
         item.data[ctx.placement] = ctx.visit;
         const plan = planner(random, item.data);
         // A synchronous node cannot hang: it fails at once instead.
@@ -213,7 +208,6 @@ function planned(
     outputs,
     run: async (item: ItemView, ctx: NodeContext) => {
       const random = streamOf(env, item.id, ctx);
-      env.hints?.delete(hintKey(ctx.dag, ctx.placement, item.id, ctx.visit));
       item.data[ctx.placement] = ctx.visit;
       const plan = planner(random, item.data);
       if (plan.kind === 'hang') await env.clock.sleep(HANG_MS, ctx.signal);
@@ -241,7 +235,7 @@ export function randomNodes(
   clock: Clock,
   hints?: HintLog,
 ): NodeDefinition<string, never>[] {
-  const env: Env = { seed, clock, hints };
+  const env: Env = { seed, clock, hints, wallBase: clock.wallNow() };
   const nodes: NodeDefinition<string, never>[] = [];
   for (const dag of dags) {
     for (const placement of dag.placements) {

@@ -12,10 +12,11 @@ import { timingFor } from '../../src/policy/resolve.ts';
 import type { BackoffOptions, JitterMode, RuntimePolicy } from '../../src/policy/types.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 
-/** What a node's Retry-After hint meant when the node gave it: a delay in ms, or none for an unusable hint. */
-export interface HintRecord {
-  readonly ms: number | undefined;
-}
+/**
+ * What a node's Retry-After hint means: a delay in ms (`ms` undefined for an unusable hint, which the engine
+ * ignores), or the wall-clock instant an HTTP-date names (`at`, ms since the Unix epoch).
+ */
+export type HintRecord = { readonly ms: number | undefined } | { readonly at: number };
 
 /** Hints by {@link hintKey}: written by the nodes of a run, read by the oracle. */
 export type HintLog = Map<string, HintRecord>;
@@ -31,8 +32,13 @@ export interface OracleInput {
   readonly policy: RuntimePolicy;
   /** The run deadline in ms from the run's start; undefined for none. */
   readonly runDeadlineMs: number | undefined;
-  /** The hints the nodes gave; a retry with no entry here must take the back-off. */
+  /**
+   * The hints the nodes gave, one per item path, placement and visit (the same every time that execution
+   * runs); a retry with no entry here must take the back-off.
+   */
   readonly hints?: ReadonlyMap<string, HintRecord>;
+  /** The wall-clock reading at clock time 0, for HTTP-date hints; default 0. */
+  readonly wallStart?: number;
 }
 
 /** The smallest and largest delay the back-off may choose for `attempt` (1 = the first retry). */
@@ -158,11 +164,20 @@ export function routingViolations(input: OracleInput, events: readonly RunEvent[
       ? failureHints.get(`${item}/${from}`)
       : input.hints?.get(hintKey(dag, from, item, visit));
   /** The delay a retry from this execution must take: the honoured hint, or undefined for the back-off. */
-  const hintedDelay = (dag: string, from: string, item: string, visit: number): number | undefined => {
+  const hintedDelay = (
+    dag: string,
+    from: string,
+    item: string,
+    visit: number,
+    time: number,
+  ): number | undefined => {
     const hint = hintOf(dag, from, item, visit);
     const retryAfter = timingOf(dag, from).retryAfter;
-    if (hint?.ms === undefined || !retryAfter.honour) return undefined;
-    return Math.min(Math.floor(hint.ms), Math.max(0, Math.floor(retryAfter.capMs)));
+    if (hint === undefined || !retryAfter.honour) return undefined;
+    // The engine decides at the time of the retry event, and reads an HTTP-date against the wall clock then.
+    const ms = 'at' in hint ? Math.max(0, hint.at - ((input.wallStart ?? 0) + time)) : hint.ms;
+    if (ms === undefined) return undefined;
+    return Math.min(Math.floor(ms), Math.max(0, Math.floor(retryAfter.capMs)));
   };
   const report = (e: RunEvent, message: string) => problems.push(`#${e.seq} ${e.type}: ${message}`);
 
@@ -279,7 +294,7 @@ export function routingViolations(input: OracleInput, events: readonly RunEvent[
         view.spent.set(e.budget, spent + 1);
         for (const reset of expected?.type === 'retry.scheduled' ? (expected.route.resets ?? []) : [])
           view.spent.set(reset, 0);
-        const hinted = hintedDelay(e.dag, e.from, e.item, view.routedVisit ?? 0);
+        const hinted = hintedDelay(e.dag, e.from, e.item, view.routedVisit ?? 0, e.time);
         if (hinted !== undefined) {
           if (e.delaySource !== 'retry-after' || e.delayMs !== hinted)
             report(
@@ -333,7 +348,8 @@ export function routingViolations(input: OracleInput, events: readonly RunEvent[
         }
         if (spent >= max)
           report(e, `item ${e.item} exhausted '${e.budget}' for the deadline though it was spent`);
-        const hinted = ended === undefined ? undefined : hintedDelay(e.dag, e.from, e.item, ended.visit);
+        const hinted =
+          ended === undefined ? undefined : hintedDelay(e.dag, e.from, e.item, ended.visit, e.time);
         const timing = timingOf(e.dag, e.from);
         const longest =
           hinted ??

@@ -171,9 +171,16 @@ export function expectRunGuarantees(
     if (e.type === 'item.end' || e.type === 'item.failed' || e.type === 'item.cancelled')
       endings.set(instance, (endings.get(instance) ?? 0) + 1);
   });
+  // A cancelled scatter child stops where it stands, and so do the items it runs inside embeds and scatters.
+  const cancelled = ofType(events, 'item.cancelled').map((e) => e.item);
+  const underCancelled = (instance: string): boolean => {
+    const path = instance.split('#')[0] as string;
+    return cancelled.some((c) => path.startsWith(`${c}/`) || path.startsWith(`${c}.`));
+  };
   for (const instance of seen) {
     const n = endings.get(instance) ?? 0;
-    if (aborted) expect(n, `${instance} ended more than once`).toBeLessThanOrEqual(1);
+    if (aborted || underCancelled(instance))
+      expect(n, `${instance} ended more than once`).toBeLessThanOrEqual(1);
     else expect(n, `${instance} must end exactly once`).toBe(1);
   }
   for (const execution of walk.finished) {
