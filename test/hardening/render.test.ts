@@ -4,6 +4,7 @@ import { loadDagFolder } from '../../src/document/load.ts';
 import type { Dag, DagLibrary, Placement, Route } from '../../src/document/model.ts';
 import { toMermaid } from '../../src/render/mermaid.ts';
 import { mermaidId } from '../../src/render/mermaid-text.ts';
+import { createRenderer } from '../../src/render/renderer.ts';
 import { edgeKey, retryKey, summariseTrace } from '../../src/render/trace.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import { DAGS, files, stem } from '../render/shipped.ts';
@@ -215,5 +216,38 @@ describe('names that are prototype keys', () => {
     expect(text).toContain(`${budgets.get('compose')} ≤ 3 · ×5 · waited 15 ms`);
     expect(text).toContain('×5');
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('hostile text through the real renderer (Chromium)', () => {
+  it('an injected directive neither changes the theme nor disappears from the text', async () => {
+    const renderer = await createRenderer();
+    try {
+      const evil = rename(load('compose-validate'), {
+        text: (t) =>
+          `${t} %%{init: {"themeVariables":{"primaryTextColor":"#ff0000","lineColor":"#00ff00"}}}%%`,
+        output: (o) => `${o}%%{init: {"theme":"dark"}}%%`,
+      });
+      const svg = Buffer.from(await renderer.render(toMermaid(evil), 'svg')).toString('utf8');
+      // Colours live in the style sheet and in fill, stroke and style attributes; the label text may say anything.
+      const styling = [
+        ...(svg.match(/<style[\s\S]*?<\/style>/gu) ?? []),
+        ...(svg.match(/\s(?:fill|stroke|style|color)="[^"]*"/gu) ?? []),
+      ].join('\n');
+      expect(styling).toContain('#1f2937');
+      expect(styling.toLowerCase()).not.toMatch(/#ff0000|#00ff00|rgb\(255, ?0, ?0\)|rgb\(0, ?255, ?0\)/u);
+      const text = svg
+        .replace(/<style[\s\S]*?<\/style>/gu, '')
+        .replace(/<[^>]+>/gu, '')
+        .replace(/&#(\d+);/gu, (_m, code: string) => String.fromCodePoint(Number(code)))
+        .replaceAll('&quot;', '"')
+        .replaceAll('&amp;', '&')
+        .replace(/\u200B/gu, '');
+      // The words are drawn one text span each, so the spaces between them are not in the text.
+      expect(text).toContain('Validate draft %%{init:{"themeVariables":{"primaryTextColor":"#ff0000"');
+      expect(text).toContain("invalid%%{init:{'theme':'dark'}}%% · retry");
+    } finally {
+      await renderer.close();
+    }
   });
 });
