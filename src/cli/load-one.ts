@@ -7,6 +7,12 @@ import { checkDocuments } from './check.ts';
 import { formatProblem } from './format.ts';
 import { displayPath } from './output.ts';
 
+/** The distinct codes of `problems`, at most five, for a one-line summary. */
+function summary(problems: readonly { code: string }[]): string {
+  const codes = [...new Set(problems.map((p) => p.code))];
+  return codes.length > 5 ? `${codes.slice(0, 5).join(', ')}, …` : codes.join(', ');
+}
+
 /** A document that loaded and passed analysis, with the library of its sibling documents. */
 export interface LoadedDag {
   /** The document's absolute path. */
@@ -40,7 +46,8 @@ export async function loadValidDag(file: string, cwd: string, nodes?: NodeRegist
     const lines = errors.map((p) => formatProblem({ ...p, message: said(p.message) }, cwd));
     throw new SwitchyardError(
       errors[0]?.code ?? 'E_SCHEMA',
-      `${shown} is not a valid DAG:\n${lines.join('\n')}`,
+      // Every line names a code, the first one too: the codes found, then each problem on a line of its own.
+      `${shown} is not a valid DAG (${summary(errors)}):\n${lines.join('\n')}`,
       {
         problems: errors,
       },
