@@ -19,11 +19,12 @@ import {
   nestedLoopsDocument,
 } from './generate.ts';
 import { MUTATIONS, type Mutation } from './mutate.ts';
+import { inputShapeArbitrary, inputText, policyArbitrary, policyText } from './policy.ts';
 import { runInChild } from './subprocess.ts';
 import { emit, parseTree, toTree } from './tree.ts';
 
 /** Cases per property in `npm test`. */
-const DEFAULT_RUNS = 12;
+const DEFAULT_RUNS = 10;
 const RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? DEFAULT_RUNS) || DEFAULT_RUNS);
 /** The hang guard: a case (all its commands) that takes longer fails. */
 const CASE_LIMIT_MS = 20_000;
@@ -209,6 +210,33 @@ describe('fuzzing the command line with random documents', () => {
 
 const anyMutation = fc.oneof(...Object.values(MUTATIONS));
 
+describe('hostile runtime policies and run input', () => {
+  it(
+    'a policy beside the document with prototype keys and odd numbers, input nested deep or with prototype keys',
+    () =>
+      fc.assert(
+        fc.asyncProperty(
+          shippedDoc,
+          fc.option(policyArbitrary, { freq: 3 }),
+          fc.option(inputShapeArbitrary, { freq: 3 }),
+          fc.nat(),
+          async (path, policy, shape, seed) => {
+            const s = SHIPPED.find((d) => d.path === path);
+            const base = shippedCase(path, s?.text ?? '', s?.tree ?? null, seed);
+            const files = new Map(base.files);
+            if (policy !== null)
+              files.set(base.target.replace(/\.jsonld$/, '.policy.json'), policyText(policy));
+            const c = { ...base, files, ...(shape === null ? {} : { input: inputText(shape) }) };
+            const report = await runCase(c, { render: false });
+            expect(broken(report)).toEqual([]);
+          },
+        ),
+        params,
+      ),
+    TEST_LIMIT_MS,
+  );
+});
+
 describe('documents beside the one named', () => {
   it(
     'junk in its folder (deep nesting, not JSON, not UTF-8, a duplicate @id, a folder, broken links) leaves it valid',
@@ -270,7 +298,8 @@ describe('the real program, in a child process', () => {
         ),
         {
           ...params,
-          numRuns: Math.max(2, Math.round(RUNS / 3)),
+          // A child process costs seconds (tsx and the sources load afresh), so it gets a tenth of the cases.
+          numRuns: Math.max(1, Math.round(RUNS / 10)),
           // A hang costs the whole case limit on every shrinking step; the examples are small already.
           endOnFailure: true,
           // Always tried first: a named pipe beside the document, deep invalid JSON beside it, and a

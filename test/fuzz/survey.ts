@@ -16,6 +16,7 @@ import {
   nestedLoopsDocument,
 } from './generate.ts';
 import { MUTATIONS } from './mutate.ts';
+import { inputShapeArbitrary, inputText, policyArbitrary, policyText } from './policy.ts';
 import { emit, toTree } from './tree.ts';
 
 const runs = Number(process.argv[2] ?? 50);
@@ -121,6 +122,23 @@ const families: Record<string, fc.Arbitrary<Planned>> = {
     label: `nested loops ${JSON.stringify(spec)} seed=${s}`,
     build: async () => generatedCase(nestedLoopsDocument(spec), [], s, 1),
   })),
+  policyAndInput: fc
+    .tuple(
+      doc,
+      fc.option(policyArbitrary, { freq: 3 }),
+      fc.option(inputShapeArbitrary, { freq: 3 }),
+      fc.nat(),
+    )
+    .map(([path, policy, shape, s]) => ({
+      label: `${path} policy ${JSON.stringify(policy)} input ${shape} seed=${s}`,
+      build: async () => {
+        const base = shippedCase(path, shipped(path).text, shipped(path).tree, s);
+        const files = new Map(base.files);
+        if (policy !== null) files.set(base.target.replace(/\.jsonld$/, '.policy.json'), policyText(policy));
+        return { ...base, files, ...(shape === null ? {} : { input: inputText(shape) }) };
+      },
+      options: { render: false },
+    })),
   junk: fc
     .tuple(doc, fc.constantFrom(...JUNK.filter((j) => j !== 'fifo')), fc.nat())
     .map(([path, junk, s]) => ({
