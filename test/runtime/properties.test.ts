@@ -77,6 +77,8 @@ interface Coverage {
   deadlineExhaustions: number;
   /** Task executions that started with the placement's limit reached, so later items queued. */
   saturated: number;
+  /** The same for the children of scatters. */
+  saturatedScatters: number;
 }
 
 const newCoverage = (): Coverage => ({
@@ -86,36 +88,54 @@ const newCoverage = (): Coverage => ({
   spentExhaustions: 0,
   deadlineExhaustions: 0,
   saturated: 0,
+  saturatedScatters: 0,
 });
 
 /**
  * At most `concurrency` items run a task placement at once (batch nodes excepted: their batch size is their
- * limit); returns how many executions started with every slot taken.
+ * limit), and at most `concurrency` children of a node-bodied scatter placement run in the whole run at once;
+ * returns how many executions of each started with every slot taken (so that later ones queued).
  */
 function expectWithinConcurrency(
   c: Case,
   policy: RuntimePolicy,
   events: readonly RunEvent[],
   documents: readonly Dag[],
-): number {
+): { tasks: number; scatters: number } {
   const byDag = new Map(documents.map((d) => [d.id, new Map(d.placements.map((p) => [p.key, p]))]));
   const running = new Map<string, number>();
   const at = new Map<string, string>();
-  let saturated = 0;
+  const openScatter = new Map<string, string>();
+  const saturated = { tasks: 0, scatters: 0 };
   for (const e of events) {
     if (e.type !== 'placement.start' && e.type !== 'placement.end' && e.type !== 'item.cancelled') continue;
     const placement = byDag.get(e.dag)?.get(e.placement);
-    if (placement?.kind !== 'task' || nodeMode(c.seed, e.dag, e.placement) === 'batch') continue;
-    const key = `${e.dag}|${e.placement}`;
-    if (e.type === 'placement.start') {
-      const n = (running.get(key) ?? 0) + 1;
-      running.set(key, n);
-      at.set(e.item, key);
-      const limit = timingFor(policy, e.dag, e.placement, placement.node).concurrency;
-      expect(n, `items running ${key} at once`).toBeLessThanOrEqual(limit);
-      if (n === limit) saturated++;
-    } else if (at.get(e.item) === key) {
-      running.set(key, (running.get(key) ?? 1) - 1);
+    const where = `${e.dag}|${e.placement}`;
+    const parent = /^(.*)\.\d+$/.exec(e.item)?.[1];
+    const body =
+      placement?.kind === 'scatter' &&
+      placement.node !== undefined &&
+      parent !== undefined &&
+      openScatter.get(parent) === where;
+    if (placement?.kind === 'scatter' && !body && e.type !== 'item.cancelled') {
+      if (e.type === 'placement.start') openScatter.set(e.item, where);
+      else openScatter.delete(e.item);
+      continue;
+    }
+    const counted = body || (placement?.kind === 'task' && nodeMode(c.seed, e.dag, e.placement) !== 'batch');
+    if (!counted && e.type !== 'item.cancelled') continue;
+    if (e.type === 'placement.start' && placement !== undefined) {
+      const n = (running.get(where) ?? 0) + 1;
+      running.set(where, n);
+      at.set(e.item, where);
+      const node = 'node' in placement ? placement.node : undefined;
+      const limit = timingFor(policy, e.dag, e.placement, node).concurrency;
+      expect(n, `${body ? 'children' : 'items'} running ${where} at once`).toBeLessThanOrEqual(limit);
+      if (n === limit) saturated[body ? 'scatters' : 'tasks']++;
+    } else {
+      const held = at.get(e.item);
+      if (held === undefined) continue;
+      running.set(held, (running.get(held) ?? 1) - 1);
       at.delete(e.item);
     }
   }
@@ -165,7 +185,9 @@ async function runCase(c: Case, coverage: Coverage, abortAt?: number) {
   expectRunGuarantees(world, result, events, c.inputs.length, listLength);
   const oracle = { documents, policy, runDeadlineMs: c.timing.runDeadlineMs, hints, wallStart: WALL_START };
   expect(routingViolations(oracle, events)).toEqual([]);
-  coverage.saturated += expectWithinConcurrency(c, policy, events, documents);
+  const saturated = expectWithinConcurrency(c, policy, events, documents);
+  coverage.saturated += saturated.tasks;
+  coverage.saturatedScatters += saturated.scatters;
   for (const e of events) {
     if (e.type === 'placement.start' && e.item !== 'run')
       coverage.modes.add(nodeMode(c.seed, e.dag, e.placement));
@@ -252,6 +274,7 @@ describe('dispatcher properties over random valid DAGs of every placement kind',
       expect(coverage.spentExhaustions).toBeGreaterThan(RUNS / 10);
       expect(coverage.deadlineExhaustions).toBeGreaterThan(0);
       expect(coverage.saturated).toBeGreaterThan(RUNS / 10);
+      expect(coverage.saturatedScatters).toBeGreaterThan(RUNS / 10);
     },
     TIMEOUT_MS,
   );
