@@ -123,6 +123,42 @@ describe('the journal reaches into embeds and scatter children', () => {
     }
   });
 
+  it('frames nest: a step in an embed inside a scatter child is keyed by the whole path and replayed', async () => {
+    const n = nodes();
+    const body = dag('urn:test:body-embeds', { name: 'body', version: '1' })
+      .entry('emb')
+      .embed('emb', 'urn:test:charge-child', { result: [{ from: '/receipt', to: '/result' }] })
+      .route('completed', 'done')
+      .route('failed', 'done')
+      .terminal('done', 'completed')
+      .build();
+    const parent = dag('urn:test:nested', { name: 'nested', version: '1' })
+      .budget('outer', 2)
+      .entry('inner')
+      .scatter('inner', { items: '/xs', dag: 'urn:test:body-embeds' })
+      .route('done', 'join')
+      .gather('join', { into: '/receipts', reducer: 'collect' })
+      .route('completed', 'check')
+      .route('failed', 'lost')
+      .task('check', 'urn:test:check')
+      .route('ok', 'done')
+      .retry('again', 'inner', { budget: 'outer', exhausted: 'lost' })
+      .terminal('done', 'completed')
+      .terminal('lost', 'failed')
+      .build();
+    const result = await createDispatcher({
+      nodes: n.list,
+      library: libraryOf([child, body]),
+      clock: virtualClock(),
+    }).run(parent, { xs: ['a', 'b'] });
+    expect(result.items[0]?.terminal).toBe('done');
+    expect([...n.charged].sort()).toEqual(['1.0/emb', '1.1/emb']);
+    expect(Object.keys(result.items[0]?.state.journal ?? {}).sort()).toEqual([
+      'inner[0]/emb/charge',
+      'inner[1]/emb/charge',
+    ]);
+  });
+
   it('step keys that look like paths never collide with the steps of an embed', async () => {
     const state = createItemState('1', {});
     let runs = 0;
