@@ -119,18 +119,18 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       const clock = env.clock;
       const stream = new EventStream(runId, () => clock.now());
       if (runOptions.onEvent) stream.listen(runOptions.onEvent);
-      const result = Promise.resolve()
-        .then(() => {
-          checkDeadline(runOptions.deadlineMs);
-          const prep = admissions.root(dag);
-          const compiled = prep.compiled;
-          const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
-          const states =
-            runOptions.resume?.map((saved) => restoreItemState(saved)) ??
-            (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), copyJson(data)));
-          return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashDag(compiled.dag));
-        })
-        .then((done) => withListenerErrors(done, stream));
+      const settled = Promise.resolve().then(() => {
+        checkDeadline(runOptions.deadlineMs);
+        const prep = admissions.root(dag);
+        const compiled = prep.compiled;
+        const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
+        const states =
+          runOptions.resume?.map((saved) => restoreItemState(saved)) ??
+          (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), copyJson(data)));
+        return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashDag(compiled.dag));
+      });
+      // Only a listener can fail after the result is assembled; without one the result stands as it is.
+      const result = runOptions.onEvent ? settled.then((done) => withListenerErrors(done, stream)) : settled;
       result.then(
         () => stream.close(),
         (error: unknown) => stream.close({ error }),
