@@ -121,7 +121,8 @@ export async function checkDocuments(
   const reports: FileReport[] = [];
   const valid = new Map<string, Dag>();
   for (const [file, result] of named.results) {
-    const problems = [...result.problems];
+    // The loader's duplicate warnings name files as given; the ones below name them as the user sees them.
+    const problems = result.problems.filter((p) => p.code !== 'W_DUPLICATE_ID');
     if (result.dag) {
       const found = analyse(result.dag, { library, file, ...(nodes ? { nodes } : {}) });
       const all = [

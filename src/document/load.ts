@@ -206,6 +206,8 @@ export function libraryOf(dags: Iterable<Dag>): DagLibrary & { readonly ids: rea
 
 /**
  * Loads files and folders (their `*.jsonld` files, recursively) and collects the loaded DAGs in a library.
+ * Documents that share an `@id` each get a `W_DUPLICATE_ID` warning naming the others, and that IRI is left
+ * out of the library, so that no embed picks one of them by file name.
  *
  * @example
  * ```ts
@@ -218,6 +220,23 @@ export async function loadDagFolder(
 ): Promise<{ results: Map<string, LoadResult>; library: DagLibrary }> {
   const results = new Map<string, LoadResult>();
   for (const file of await expandPaths(paths)) results.set(file, await loadDagFile(file));
-  const loaded = [...results.values()].flatMap((r) => (r.dag ? [r.dag] : []));
-  return { results, library: libraryOf(loaded) };
+  const filesOf = new Map<string, string[]>();
+  for (const [file, r] of results) if (r.dag) filesOf.set(r.dag.id, [...(filesOf.get(r.dag.id) ?? []), file]);
+  for (const [id, files] of filesOf) {
+    if (files.length < 2) continue;
+    for (const file of files) {
+      const result = results.get(file) as LoadResult;
+      const others = files.filter((f) => f !== file).join(', ');
+      const warning = problem(
+        'W_DUPLICATE_ID',
+        `${file} and ${others} have the same @id '${id}', so an embed of it cannot tell them apart — give each document its own @id`,
+        { file, pointer: '/@id', ...(result.locate('/@id') ?? {}) },
+      );
+      results.set(file, { ...result, problems: [...result.problems, warning] });
+    }
+  }
+  const unique = [...results.values()].flatMap((r) =>
+    r.dag && (filesOf.get(r.dag.id)?.length ?? 0) === 1 ? [r.dag] : [],
+  );
+  return { results, library: libraryOf(unique) };
 }

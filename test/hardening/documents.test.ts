@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentLoader } from '../../src/document/context-loader.ts';
 import { exportDag } from '../../src/document/export.ts';
 import { hashDag } from '../../src/document/hash.ts';
-import { loadDagFile, loadDagText } from '../../src/document/load.ts';
+import { loadDagFile, loadDagFolder, loadDagText } from '../../src/document/load.ts';
 import { CONTEXT_IRI, type Dag, VOCAB_IRI } from '../../src/document/model.ts';
 import { readDocumentFile } from '../../src/document/read-file.ts';
 import { toDocument } from '../../src/document/serialise.ts';
@@ -220,6 +220,18 @@ describe('duplicate @id', () => {
     const warnings = out.split('\n').filter((l) => l.includes('W_DUPLICATE_ID'));
     expect(warnings).toHaveLength(2);
     for (const line of warnings) expect(line).toMatch(/one\.jsonld.*two\.jsonld|two\.jsonld.*one\.jsonld/);
+  });
+
+  it('loadDagFolder warns on both documents of a shared @id and leaves that IRI out of its library', async () => {
+    const work = await folder('dup-api');
+    await cvAs(join(work, 'a.jsonld'), 'urn:t:api-twice');
+    await cvAs(join(work, 'b.jsonld'), 'urn:t:api-twice');
+    await cvAs(join(work, 'c.jsonld'), 'urn:t:api-once');
+    const { results, library } = await loadDagFolder([work]);
+    const warned = [...results].filter(([, r]) => r.problems.some((p) => p.code === 'W_DUPLICATE_ID'));
+    expect(warned.map(([file]) => file)).toEqual([join(work, 'a.jsonld'), join(work, 'b.jsonld')]);
+    expect(library.get('urn:t:api-twice')).toBeUndefined();
+    expect(library.get('urn:t:api-once')).toBeDefined();
   });
 
   it('an embed of an IRI two siblings define is refused, naming both, instead of picking one by file name', async () => {
