@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
-import { SwitchyardError } from '../errors.ts';
+import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
 import { describeImportFailure, isSyntaxFailure, locateSyntaxError } from './import-error.ts';
 import { displayPath } from './output.ts';
@@ -56,7 +56,20 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
       { cause: error },
     );
   }
-  return createRegistry(nodesOf(module, path));
+  let nodes: NodeDefinition<string, never>[];
+  try {
+    nodes = nodesOf(module, path);
+  } catch (error) {
+    if (isSwitchyardError(error)) throw error;
+    // A getter or proxy in the module's exports threw while its nodes were looked at.
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new SwitchyardError(
+      'E_NODE_MODULE',
+      `node module ${path}: reading its exports threw: ${reason} — export plain defineNode(...) results`,
+      { cause: error },
+    );
+  }
+  return createRegistry(nodes);
 }
 
 /** What a module exports, for a message saying why none of it is a node. */
@@ -71,7 +84,8 @@ function notANode(value: unknown): string | undefined {
     return `is ${value === null ? 'null' : typeof value}, not a node`;
   const v = value as Record<string, unknown>;
   if (typeof v.id !== 'string') return 'has no string `id`';
-  if (!Array.isArray(v.outputs)) return `('${v.id}') has no \`outputs\` array`;
+  if (!Array.isArray(v.outputs) || !v.outputs.every((o) => typeof o === 'string'))
+    return `('${v.id}') has no \`outputs\` array of output names`;
   if (typeof v.run !== 'function' && typeof v.batch !== 'function')
     return `('${v.id}') has neither a \`run\` nor a \`batch\` function`;
   return undefined;

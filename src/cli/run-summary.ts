@@ -49,7 +49,11 @@ export function errorCollector(): ErrorCollector {
 
 /** Text from a node on one line, so that each summary line stays one line. */
 function oneLine(text: string): string {
-  return text.replace(/\s+/gu, ' ').trim();
+  // Control characters (terminal escapes included) are shown as `?`, so a message cannot restyle the terminal.
+  return String(text)
+    .replace(/\s+/gu, ' ')
+    .replace(/\p{Cc}/gu, '?')
+    .trim();
 }
 
 function describeError(error: ErrorSummary): string {

@@ -317,6 +317,35 @@ describe('node modules that cannot be imported', () => {
       EXIT_PROBLEM,
       /`nodes\[1\]` is number, not a node/,
     );
+    await writeFile(
+      join(dir, 'trap.ts'),
+      'export const nodes = new Proxy([], { get() { throw new Error("trap"); } });\n',
+    );
+    expectOneLine(
+      await runCli(['run', 'cv.jsonld', '--nodes', 'trap.ts'], dir),
+      EXIT_PROBLEM,
+      /^switchyard: node module trap\.ts: reading its exports threw: trap — /,
+    );
+  });
+});
+
+describe('what nodes say reaches the summary and the events file safely', () => {
+  it('terminal escapes in an error message are shown as ?; a BigInt reason is written to --events', async () => {
+    await writeFile(
+      join(dir, 'noisy.ts'),
+      `export const nodes = [
+  { id: 'urn:switchyard:node:compose', outputs: ['drafted'], run: () => ({ output: 'drafted', reason: { n: 5n } }) },
+  { id: 'urn:switchyard:node:validate', outputs: ['valid', 'invalid'], run: () => { throw new Error('\\u001b[2Jgone\\u0007'); } },
+  { id: 'urn:switchyard:node:salvage', outputs: ['salvaged'], run: () => 'salvaged' },
+];
+`,
+    );
+    const result = await runCli(['run', 'cv.jsonld', '--nodes', 'noisy.ts', '--events', 'noisy.jsonl'], dir);
+    expect(result.err).toBe('');
+    expect(result.out.replaceAll('\n', '')).not.toMatch(/\p{Cc}/u);
+    expect(result.out).toContain("last at 'validate': E_NODE_ERROR ?[2Jgone?");
+    const events = (await readFile(join(dir, 'noisy.jsonl'), 'utf8')).trim().split('\n');
+    expect(events.map((line) => (JSON.parse(line) as { type: string }).type)).toContain('run.end');
   });
 });
 

@@ -28,6 +28,15 @@ interface RunCommandOptions {
   readonly seed?: string;
 }
 
+/** One event as JSON; a reason a node gave that JSON cannot hold (a BigInt, a cycle) is written safely. */
+function eventLine(event: RunEvent): string {
+  try {
+    return JSON.stringify(event);
+  } catch {
+    return safeStringify(event);
+  }
+}
+
 /** The `--events` file: one JSON line per event; `close` flushes it and reports a failed write as `E_WRITE`. */
 async function openEvents(
   path: string,
@@ -40,7 +49,7 @@ async function openEvents(
   });
   return {
     write: (event) => {
-      if (failure === undefined) stream.write(`${JSON.stringify(event)}\n`);
+      if (failure === undefined) stream.write(`${eventLine(event)}\n`);
     },
     close: async () => {
       if (failure === undefined) {
