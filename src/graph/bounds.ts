@@ -38,6 +38,11 @@ export interface Bounds {
   readonly embedded: ReadonlyMap<string, Count>;
   /** Why some bound is `null`, when one is. */
   readonly unboundedBecause?: string;
+  /**
+   * Set when the graph is too wide for the exact sums within linear time: the counts are then upper bounds
+   * that may exceed the exact ones (never fall below them).
+   */
+  readonly loose?: true;
 }
 
 /** The sum of two counts; unbounded when either is. */
@@ -157,9 +162,15 @@ function boundsOf(dag: Dag, context: Context): Bounds {
     reasons.push(`placement '${graph.keys[looping[0]?.[0] ?? 0]}' is on a loop that no budget bounds`);
   }
   if (spends.some((s) => s === null)) reasons.push('some budgets reset each other');
-  const reached = weightedReach(acyclic, segments, context.work);
+  const work: ReachWork = { visited: 0, sweeps: 0, approximated: false };
+  const reached = weightedReach(acyclic, segments, work);
   const unreachedBound = reachable(acyclic, [...endless, ...looping.flat()]);
-  const followed = weightedReach(back, following, context.work);
+  const followed = weightedReach(back, following, work);
+  if (context.work) {
+    context.work.visited += work.visited;
+    context.work.sweeps += work.sweeps;
+    context.work.approximated ||= work.approximated;
+  }
   const unfollowedBound = reachable(back, endlessFollow);
 
   const perPlacement = new Map<string, Count>();
@@ -195,7 +206,8 @@ function boundsOf(dag: Dag, context: Context): Bounds {
   });
   // One item ends at one terminal.
   total = addCounts(total, minCount(terminals, 1n));
-  const bounds = { perPlacement, total, spends: spendsByName, children, embedded };
+  const exact = { perPlacement, total, spends: spendsByName, children, embedded };
+  const bounds: Bounds = work.approximated ? { ...exact, loose: true } : exact;
   return reasons.length === 0 ? bounds : { ...bounds, unboundedBecause: reasons.join('; ') };
 }
 

@@ -108,7 +108,7 @@ export function weightedReach(
       weight[targets[0] as number] = (weight[targets[0] as number] ?? 0n) + group.weight;
     } else if (targets.length > 1) several.push({ targets, weight: group.weight });
   }
-  if (several.length * (adj.length + edgeCount(adj)) <= limit / 2) extra.push(...several);
+  if (several.length * (adj.length + edgeCount(adj)) <= limit / 2) for (const g of several) extra.push(g);
   else {
     work.approximated = true;
     for (const { targets, weight: w } of several) {

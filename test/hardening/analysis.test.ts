@@ -11,7 +11,7 @@ import { analyse } from '../../src/graph/analyse.ts';
 import { computeBounds } from '../../src/graph/bounds.ts';
 import { compile } from '../../src/graph/compile.ts';
 import { findCycles } from '../../src/graph/cycles.ts';
-import type { ReachWork } from '../../src/graph/weighted-reach.ts';
+import { type ReachWork, weightedReach } from '../../src/graph/weighted-reach.ts';
 import { runCli } from '../cli/run-cli.ts';
 import { explore } from '../graph/brute-force.ts';
 import { sampleDags } from '../graph/helpers.ts';
@@ -185,6 +185,62 @@ describe('cost of the analysis', () => {
     const large = workOn(generateLattice(10_000));
     expect(small.visited).toBeGreaterThan(0);
     expect(large.visited / 10_000).toBeLessThanOrEqual((2 * small.visited) / 1_000);
+  });
+});
+
+describe('weighted reachability', () => {
+  /** Sum over the groups of the weight of those with a source reaching each vertex, one search per group. */
+  const bySearch = (adj: number[][], groups: { vertices: number[]; weight: bigint }[]): bigint[] =>
+    adj.map((_, v) =>
+      groups.reduce((sum, group) => {
+        const seen = new Set(group.vertices);
+        const queue = [...group.vertices];
+        for (let head = 0; head < queue.length; head++) {
+          for (const w of adj[queue[head] as number] ?? []) {
+            if (!seen.has(w)) {
+              seen.add(w);
+              queue.push(w);
+            }
+          }
+        }
+        return seen.has(v) ? sum + group.weight : sum;
+      }, 0n),
+    );
+
+  it('is exact within its work limit and never below the exact sums past it', () => {
+    let seed = 7;
+    const random = (n: number): number => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    let approximated = 0;
+    for (let round = 0; round < 60; round++) {
+      const n = 2 + random(30);
+      // Mostly forward edges, a few backward ones for cycles.
+      const adj = Array.from({ length: n }, (_, v) =>
+        Array.from({ length: random(3) }, () => (random(8) === 0 ? random(n) : v + 1 + random(n - v))).filter(
+          (w) => w < n,
+        ),
+      );
+      const groups = Array.from({ length: 1 + random(5) }, () => ({
+        vertices: Array.from({ length: 1 + random(3) }, () => random(n)),
+        weight: BigInt(1 + random(4)),
+      }));
+      const exact = bySearch(adj, groups);
+      expect(weightedReach(adj, groups)).toEqual(exact);
+      const work: ReachWork = { visited: 0, sweeps: 0, approximated: false };
+      const loose = weightedReach(adj, groups, work, 0);
+      for (const [v, value] of loose.entries()) expect(value >= (exact[v] as bigint)).toBe(true);
+      if (work.approximated) approximated++;
+    }
+    expect(approximated).toBeGreaterThan(10);
+  });
+
+  it('marks the bounds of a graph too wide for the exact sums as loose', () => {
+    expect(computeBounds(compile(generateLattice(200))).loose).toBeUndefined();
+    const wide = computeBounds(compile(generateLattice(10_000)));
+    expect(wide.loose).toBe(true);
+    expect(wide.unboundedBecause).toBeUndefined();
   });
 });
 

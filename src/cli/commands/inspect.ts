@@ -131,6 +131,9 @@ export function registerInspect(program: Command, io: CliIO): void {
       }
       out.push('', `Worst case per item: ${count(bounds.total)} placement executions`);
       if (bounds.unboundedBecause) out.push(`  unbounded: ${bounds.unboundedBecause}`);
+      if (bounds.loose) {
+        out.push('  (upper bounds: the graph is too wide to sum its loops exactly in linear time)');
+      }
       if (time) {
         const parts = [...time.perPlacement.values()].reduce((sum, ms) => sum + ms, 0n) + time.backoffMs;
         const why = time.cappedByRunDeadline
