@@ -51,3 +51,20 @@ export const systemClock: Clock = Object.freeze({
   wallNow: () => Date.now(),
   sleep,
 });
+
+/**
+ * `clock` itself when it reads wall time, else a clock with its `now` and `sleep` and the system's wall time:
+ * a clock written before `wallNow` existed keeps working, and HTTP-dates are still measured against real
+ * wall time rather than its own time line.
+ *
+ * @example
+ * withWallTime({ now: () => 0, sleep: async () => {} }).wallNow(); // Date.now()
+ */
+export function withWallTime(clock: Omit<Clock, 'wallNow'> & Partial<Pick<Clock, 'wallNow'>>): Clock {
+  if (typeof clock.wallNow === 'function') return clock as Clock;
+  return {
+    now: () => clock.now(),
+    wallNow: systemClock.wallNow,
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+  };
+}

@@ -3,7 +3,7 @@ import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledDag } from '../graph/compile.ts';
-import { systemClock } from '../policy/clock.ts';
+import { systemClock, withWallTime } from '../policy/clock.ts';
 import { defaultPolicy } from '../policy/defaults.ts';
 import { seededRandom } from '../policy/random.ts';
 import { isResolvedPolicy, resolvePolicy } from '../policy/resolve.ts';
@@ -26,7 +26,7 @@ export interface DispatcherOptions<S = unknown> {
   readonly services?: S;
   /** A resolved policy, or a policy as written (resolved once here); default {@link defaultPolicy}. */
   readonly policy?: RuntimePolicy | PolicyInput;
-  /** Time and sleeps; default {@link systemClock}. */
+  /** Time and sleeps; default {@link systemClock}. A clock without `wallNow` reads the system's wall time. */
   readonly clock?: Clock;
   /** Jitter source; default a {@link seededRandom} generator seeded from `node:crypto` when the dispatcher is made. */
   readonly random?: Random;
@@ -105,7 +105,7 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
   const env: RunEnvironment = {
     services: options.services,
     policy,
-    clock: options.clock ?? systemClock,
+    clock: withWallTime(options.clock ?? systemClock),
     random: options.random ?? seededRandom(randomInt(0, 2 ** 32)),
     library,
     prepareDag: (dag) => admissions.root(dag),

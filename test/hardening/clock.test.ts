@@ -178,3 +178,17 @@ describe('an HTTP-date Retry-After on the system clock', () => {
     expect(delays).toEqual([50]);
   });
 });
+
+describe('a clock without a wall reading', () => {
+  it('measures HTTP-dates against the system wall clock, not against its own time line', async () => {
+    const virtual = createVirtualClock({ auto: true });
+    // A clock written against the older interface: monotonic time and sleeps only.
+    const legacy = { now: () => virtual.now(), sleep: (ms: number, s?: AbortSignal) => virtual.sleep(ms, s) };
+    expect(
+      await retryDelay(legacy as unknown as Clock, () => ({
+        output: 'again',
+        retryAfter: httpDate(Date.now() - 30_000),
+      })),
+    ).toEqual({ delayMs: 0, delaySource: 'retry-after' });
+  });
+});
