@@ -143,6 +143,29 @@ export async function writeCase(dir: string, c: FuzzCase): Promise<void> {
   await writeFile(join(dir, 'input.json'), c.input);
 }
 
+/**
+ * Runs one command on a case (its folder written as for {@link runCase}) and checks what every command
+ * keeps; `{target}` in `args` stands for the case's document, as an absolute path.
+ */
+export async function runCommand(c: FuzzCase, args: readonly string[]): Promise<CaseReport> {
+  const dir = await mkdtemp(join(tmpdir(), 'switchyard-fuzz-'));
+  try {
+    await writeCase(dir, c);
+    const target = join(dir, c.target);
+    const { pollution, ...r } = await cli(
+      args[0] ?? '',
+      args.map((a) => a.replace('{target}', target)),
+      dir,
+    );
+    const violations: Violation[] = [];
+    checkCommand(r, violations);
+    for (const change of pollution) violations.push({ kind: 'pollution', command: r.name, detail: change });
+    return { results: [r], violations };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 /** Which commands a case runs; `run` is the slowest, so some suites leave it out. */
 export interface CaseOptions {
   readonly run?: boolean;

@@ -9,7 +9,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CaseReport, runCase, type Violation, type ViolationKind, writtenCounts } from './commands.ts';
+import {
+  type CaseReport,
+  runCase,
+  runCommand,
+  type Violation,
+  type ViolationKind,
+  writtenCounts,
+} from './commands.ts';
 import { JUNK, mutantCase, SHIPPED, shippedCase, withJunk } from './documents.ts';
 import { OTHER_FORMS, SAME_GRAPH_FORMS, toForm } from './forms.ts';
 import {
@@ -315,7 +322,50 @@ describe('the real program, in a child process', () => {
   );
 });
 
+/** User mistakes on the command line, each refused with exit 1 or 2. */
+const MISTAKES: readonly (readonly string[])[] = [
+  ['render', '{target}', '-o', '/proc/switchyard-fuzz.mmd'],
+  ['render', '{target}', '-o', 'missing-folder/x.mmd'],
+  ['render', '{target}', '-o', 'x.svg', '--format', 'png'],
+  ['render', '{target}', '-o', 'x.txt'],
+  ['run', '{target}', '--nodes', 'fuzz-nodes.ts', '--input', '{oops'],
+  ['run', '{target}', '--nodes', 'fuzz-nodes.ts', '--input', '[]'],
+  ['run', '{target}', '--nodes', 'fuzz-nodes.ts', '--input', '[1, 2]'],
+  ['run', '{target}', '--nodes', 'fuzz-nodes.ts', '--input', '@missing.json'],
+  ['run', '{target}', '--nodes', 'fuzz-nodes.ts', '--deadline', '-1'],
+  ['run', '{target}', '--nodes', 'fuzz-nodes.ts', '--deadline', 'NaN'],
+  ['run', '{target}', '--nodes', 'fuzz-nodes.ts', '--seed', '1.5'],
+  ['run', '{target}', '--nodes', 'missing-nodes.ts'],
+  ['run', '{target}', '--nodes', 'input.json'],
+  ['run', '{target}', '--nodes', 'fuzz-nodes.ts', '--events', '/proc/switchyard-fuzz.jsonl'],
+  ['run', '{target}'],
+  ['inspect', '{target}', '--policy', 'missing-policy.json'],
+  ['inspect', '{target}', '--policy', 'input.json'],
+  ['inspect', 'dags'],
+  ['validate', 'no-such-folder'],
+  ['hash', 'missing.jsonld'],
+  ['export', '{target}', '--format', 'turtle'],
+  ['frobnicate'],
+];
+
 describe('refusals', () => {
+  it(
+    'every user mistake on the command line is refused with exit 1 or 2 and a stable code on every line',
+    async () => {
+      const s = SHIPPED.find((d) => d.path === 'nested-retry.jsonld') ?? SHIPPED[0];
+      const c = shippedCase(s?.path ?? '', s?.text ?? '', s?.tree ?? null, 1);
+      const problems: string[] = [];
+      for (const args of MISTAKES) {
+        const report = await runCommand(c, args);
+        const code = report.results[0]?.code;
+        if (code !== 1 && code !== 2) problems.push(`${args.join(' ')}: exit ${code}`);
+        for (const v of report.violations) problems.push(`${args.join(' ')}: ${v.kind}: ${v.detail}`);
+      }
+      expect(problems).toEqual([]);
+    },
+    TEST_LIMIT_MS,
+  );
+
   it(
     'every line a refusal prints carries a stable code',
     () =>

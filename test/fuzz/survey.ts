@@ -152,7 +152,7 @@ function signature(kind: string, command: string, detail: string): string {
   const general = detail
     .replace(/'[^']*'/g, "'…'")
     .replace(/"[^"]*"/g, '"…"')
-    .replace(/\S*\.jsonld(:\d+:\d+)?/g, 'FILE')
+    .replace(/\S*\.json(ld)?(:\d+:\d+)?/g, 'FILE')
     .replace(/\d+/g, 'N')
     .slice(0, 160);
   return `${kind} | ${command.split(' ')[0]} | ${general}`;
