@@ -122,8 +122,17 @@ function expectWithinConcurrency(
       else openScatter.delete(e.item);
       continue;
     }
+    if (e.type === 'item.cancelled') {
+      // A cancelled child stops where it stands, and so does every item inside it: their slots are free.
+      for (const [item, held] of at) {
+        if (item !== e.item && !item.startsWith(`${e.item}.`) && !item.startsWith(`${e.item}/`)) continue;
+        running.set(held, (running.get(held) ?? 1) - 1);
+        at.delete(item);
+      }
+      continue;
+    }
     const counted = body || (placement?.kind === 'task' && nodeMode(c.seed, e.dag, e.placement) !== 'batch');
-    if (!counted && e.type !== 'item.cancelled') continue;
+    if (!counted) continue;
     if (e.type === 'placement.start' && placement !== undefined) {
       const n = (running.get(where) ?? 0) + 1;
       running.set(where, n);

@@ -353,7 +353,11 @@ function expectStats(
     const kind = world.compiled.get(e.dag)?.byKey.get(e.placement)?.placement.kind;
     if (kind === 'task' || kind === 'phase' || walk.bodyChild.has(walk.instances[i] as string)) executions++;
   });
-  expect(result.stats.executions).toBe(executions);
+  // A stopped run calls no more nodes: an item whose batch was still gathering has a start but no execution.
+  const stopped =
+    result.status === 'aborted' || result.failures.some((f) => f.error.code === 'E_RUN_DEADLINE');
+  if (stopped) expect(result.stats.executions).toBeLessThanOrEqual(executions);
+  else expect(result.stats.executions).toBe(executions);
   expect(result.stats.retries).toBe(ofType(events, 'retry.scheduled').length);
   expect(result.stats.salvages).toBe(ofType(events, 'salvage').length);
   expect(result.stats.exhausted).toBe(ofType(events, 'budget.exhausted').length);
