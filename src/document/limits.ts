@@ -60,9 +60,9 @@ export function quote(value: unknown): string {
   return cut(text, MAX_QUOTED_CHARS + 2);
 }
 
-/** `text` cut to {@link MAX_QUOTED_CHARS}, for names quoted in messages. */
+/** `text` cut to {@link MAX_QUOTED_CHARS}, control characters escaped as in JSON, for names quoted in messages. */
 export function clip(text: string): string {
-  return cut(text, MAX_QUOTED_CHARS);
+  return cut(JSON.stringify(text).slice(1, -1), MAX_QUOTED_CHARS);
 }
 
 function cut(text: string, max: number): string {

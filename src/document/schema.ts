@@ -50,7 +50,9 @@ function escapeSegment(segment: string): string {
 }
 
 function show(pointer: string): string {
-  return pointer === '' ? 'document' : pointer.slice(1);
+  // Control characters in a property name are shown escaped, so a message stays on one line.
+  const escaped = JSON.stringify(pointer).slice(1, -1);
+  return escaped === '' ? 'document' : escaped.slice(1);
 }
 
 function list(values: readonly unknown[]): string {

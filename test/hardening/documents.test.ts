@@ -150,6 +150,17 @@ describe('hostile JSON is refused with one line', () => {
     oneLineEach(problems);
   });
 
+  it('control characters in names and values stay escaped, one line per problem', async () => {
+    const document = readJson(CV);
+    document['bad\nkey'] = 1;
+    const placements = document.placements as Record<string, unknown>[];
+    (placements[0] as Record<string, unknown>).kind = 'ta\nsk';
+    const { problems } = await loadDagText(JSON.stringify(document));
+    expect(problems).toHaveLength(2);
+    oneLineEach(problems);
+    expect(problems.map((p) => p.message).join(' ')).toContain('bad\\nkey');
+  });
+
   it('a file over the size limit is refused before it is read', async () => {
     const path = join(await folder('size'), 'big.jsonld');
     await writeFile(path, ' '.repeat(2048));
