@@ -38,6 +38,13 @@ function fileOf(reported: string, module: string): string {
   return withoutExtension(absolute) === withoutExtension(module) ? module : absolute;
 }
 
+/** How to fix a syntax error in `file`, and how to list such errors. */
+export function syntaxHint(file: string): string {
+  return /\.[cm]?tsx?$/u.test(file)
+    ? 'fix the syntax there; `npx tsc --noEmit` lists every such error'
+    : 'fix the syntax there; `node --check <file>` shows it';
+}
+
 /** Reads an import failure of `module` (an absolute path) into where it happened and what to do. */
 export function describeImportFailure(error: unknown, module: string): ImportFailure {
   const message = error instanceof Error ? error.message : String(error);
@@ -48,7 +55,7 @@ export function describeImportFailure(error: unknown, module: string): ImportFai
       line: Number(esbuild[2]),
       column: Number(esbuild[3]) + 1,
       message: `syntax error: ${firstLine(esbuild[4] as string)}`,
-      hint: 'fix the syntax there; `npx tsc --noEmit` lists every such error',
+      hint: syntaxHint(fileOf(esbuild[1] as string, module)),
     };
   }
   const stack = error instanceof Error ? (error.stack ?? '') : '';
@@ -58,7 +65,7 @@ export function describeImportFailure(error: unknown, module: string): ImportFai
       file: place ? fileOf(place[1] as string, module) : module,
       ...(place ? { line: Number(place[2]), column: (place[4] as string).length + 1 } : {}),
       message: `syntax error: ${firstLine(message)}`,
-      hint: 'fix the syntax there; `node --check <file>` shows it',
+      hint: syntaxHint(module),
     };
   }
   const code = (error as { code?: unknown } | null)?.code;

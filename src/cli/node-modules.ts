@@ -1,19 +1,17 @@
 import { stat } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { tsImport } from 'tsx/esm/api';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
-import { describeImportFailure, isSyntaxFailure, locateSyntaxError } from './import-error.ts';
+import { describeImportFailure, locateSyntaxError, syntaxHint } from './import-error.ts';
 import { displayPath } from './output.ts';
 
-const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
-
-// tsx compiles a TypeScript module as ESM whatever the nearest package.json says, where a plain import
-// of a .ts file outside a "type": "module" package fails with "Cannot require() ES Module … in a cycle".
+// tsx compiles a module (TypeScript or JavaScript) as ESM whatever the nearest package.json says, where a
+// plain import of one written as ESM outside a "type": "module" package fails with "Cannot require() ES
+// Module … in a cycle"; its syntax errors come back from esbuild with their line and column.
 function importModule(file: string): Promise<unknown> {
-  const url = pathToFileURL(file).href;
-  return TYPESCRIPT.has(extname(file)) ? tsImport(url, import.meta.url) : import(url);
+  return tsImport(pathToFileURL(file).href, import.meta.url);
 }
 
 /**
@@ -42,9 +40,12 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
     module = (await importModule(file)) as Record<string, unknown>;
   } catch (error) {
     let failure = describeImportFailure(error, file);
-    if (failure.line === undefined && isSyntaxFailure(error)) {
+    // A failure that names no place may still come from a syntax error the loader did not report as one.
+    if (failure.line === undefined) {
       const found = await locateSyntaxError(file).catch(() => undefined);
-      if (found !== undefined) failure = { ...failure, ...found, message: `syntax error: ${found.message}` };
+      if (found !== undefined) {
+        failure = { file, ...found, message: `syntax error: ${found.message}`, hint: syntaxHint(file) };
+      }
     }
     const place =
       failure.line === undefined

@@ -291,6 +291,19 @@ describe('node modules that cannot be imported', () => {
     expectOneLine(result, EXIT_PROBLEM, /^switchyard: syntax\.mjs:2(:\d+)?: syntax error: /);
   });
 
+  it('a JavaScript module written as ESM outside a "type": "module" package loads, its syntax errors located', async () => {
+    await writeFile(join(dir, 'esm-nodes.js'), WEIRD_NODES);
+    const ok = await runCli(['run', 'cv.jsonld', '--nodes', 'esm-nodes.js'], dir);
+    expect(ok.err).toBe('');
+    expect(ok.code).toBe(0);
+    await writeFile(join(dir, 'esm-bad.js'), 'export const nodes = [];\nexport const = 3;\n');
+    expectOneLine(
+      await runCli(['run', 'cv.jsonld', '--nodes', 'esm-bad.js'], dir),
+      EXIT_PROBLEM,
+      /^switchyard: esm-bad\.js:2:14: syntax error: .* — fix the syntax there; `node --check <file>` shows it/,
+    );
+  });
+
   it('a module that throws at import says so, with its message', async () => {
     await writeFile(join(dir, 'throws.ts'), 'throw new RangeError("no config");\nexport const nodes = [];\n');
     const result = await runCli(['run', 'cv.jsonld', '--nodes', 'throws.ts'], dir);
