@@ -42,12 +42,12 @@ export { type BudgetLoop, findCycles } from './graph/cycles.ts';
 export { worstCaseTime } from './graph/worst-time.ts';
 export { backoffDelay, maxBackoffDelay } from './policy/backoff.ts';
 export { classifyError, type ErrorClassification } from './policy/classify.ts';
-export { systemClock } from './policy/clock.ts';
+export { systemClock, withWallTime } from './policy/clock.ts';
 export { defaultPolicy } from './policy/defaults.ts';
 export { loadPolicyFile } from './policy/load.ts';
 export { seededRandom } from './policy/random.ts';
 export { resolvePolicy, timingFor } from './policy/resolve.ts';
-export { parseRetryAfter, retryAfterFromHeaders } from './policy/retry-after.ts';
+export { parseRetryAfter, retryAfterFromHeaders, unusableRetryAfter } from './policy/retry-after.ts';
 export type {
   BackoffOptions,
   BackoffStrategy,
@@ -58,7 +58,7 @@ export type {
   RuntimePolicy,
   TimingPolicy,
 } from './policy/types.ts';
-export { createVirtualClock, type VirtualClock } from './policy/virtual-clock.ts';
+export { createVirtualClock, type VirtualClock, type VirtualClockOptions } from './policy/virtual-clock.ts';
 export { defaultMermaidOptions, type MermaidOptions, toMermaid } from './render/mermaid.ts';
 export { createRenderer, type Renderer, type RendererOptions } from './render/renderer.ts';
 export { parseTrace, readTrace, summariseTrace, type TraceSummary } from './render/trace.ts';
