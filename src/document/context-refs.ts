@@ -4,6 +4,7 @@
  * offline, so each other reference is refused with its position before the JSON-LD processor runs.
  */
 import { type Problem, problem } from '../errors.ts';
+import { clip } from './limits.ts';
 import { CONTEXT_IRI } from './model.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -65,7 +66,7 @@ export function refusedContexts(raw: unknown, file?: string): Problem[] {
     .map(({ url, pointer }) =>
       problem(
         'E_CONTEXT_REFUSED',
-        `context ${url.length > 200 ? `${url.slice(0, 199)}…` : url} is not served offline: Switchyard only loads its own context (${CONTEXT_IRI}); inline the context instead`,
+        `context ${clip(url)} is not served offline: Switchyard only loads its own context (${CONTEXT_IRI}); inline the context instead`,
         { ...(file === undefined ? {} : { file }), pointer },
       ),
     );

@@ -4,6 +4,7 @@
  * is an `E_JSONLD_LOSSY` problem at the place it is written.
  */
 import { type Problem, problem } from '../errors.ts';
+import { clip } from './limits.ts';
 import { VOCAB_IRI } from './model.ts';
 
 type Json = Record<string, unknown>;
@@ -128,7 +129,8 @@ export function droppedByFraming(expanded: readonly unknown[], raw: unknown, fil
       ({ node }) => !reached.has(node) && !(typeof node['@id'] === 'string' && reachedIds.has(node['@id'])),
     );
   return dropped.slice(0, MAX_REPORTED).map(({ node, index }) => {
-    const id = typeof node['@id'] === 'string' && !node['@id'].startsWith('_:') ? `'${node['@id']}' ` : '';
+    const id =
+      typeof node['@id'] === 'string' && !node['@id'].startsWith('_:') ? `'${clip(node['@id'])}' ` : '';
     return problem(
       'E_JSONLD_LOSSY',
       `node ${id}is not reached from the DAG, so loading would drop it — link it from the DAG (a placement, route, budget or mapping) or remove it`,

@@ -7,6 +7,7 @@ import { type Problem, problem } from '../errors.ts';
 import { refusedContexts } from './context-refs.ts';
 import { nestFlattened } from './embed-nodes.ts';
 import { compactDag, expand, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
+import { clip } from './limits.ts';
 import { droppedByFraming } from './lossless.ts';
 import { CONTEXT_IRI } from './model.ts';
 
@@ -111,7 +112,7 @@ function jsonLdProblem(error: unknown, raw: unknown, file: string | undefined): 
       const pointer = findProperty(raw, term);
       return problem(
         'E_JSONLD_LOSSY',
-        `term '${term}' is not in the Switchyard context, so a JSON-LD processor drops it — remove it, check its spelling, or map it to a Switchyard term in a local context`,
+        `term '${clip(term)}' is not in the Switchyard context, so a JSON-LD processor drops it — remove it, check its spelling, or map it to a Switchyard term in a local context`,
         { ...where, ...(pointer === undefined ? {} : { pointer }) },
       );
     }
@@ -175,7 +176,8 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
     };
   }
   if (nodes.length > 1) {
-    const ids = nodes.map((n) => String(n['@id'] ?? '(blank node)')).join(', ');
+    const shown = nodes.slice(0, 5).map((n) => clip(String(n['@id'] ?? '(blank node)')));
+    const ids = nodes.length > 5 ? `${shown.join(', ')}, …` : shown.join(', ');
     return {
       canonical: undefined,
       problems: [
