@@ -63,6 +63,12 @@ export function minCount(a: Count, b: Count): Count {
   return a < b ? a : b;
 }
 
+/** The count of `key`, or `absent` when the map has none (a `null` count is kept: it means unbounded). */
+export function countOf(counts: ReadonlyMap<string, Count>, key: string, absent: Count = 0n): Count {
+  const count = counts.get(key);
+  return count === undefined ? absent : count;
+}
+
 /** A count as text: its exact decimal digits, or `unbounded`. */
 export function formatCount(count: Count): string {
   return count === null ? 'unbounded' : count.toString();
@@ -81,9 +87,18 @@ export function budgetSpends(graph: FlowGraph): Count[] {
     const cyclic = isCyclic(component, adj);
     for (const b of component) {
       const max = BigInt(graph.dag.budgets[b]?.max ?? 0);
-      const spend = cyclic ? null : max === 0n ? 0n : multiplyCounts(max, restarts[b] ?? 1n);
+      // `restarts` holds `null` (no bound) after a reset cycle: test for a missing entry, never with `??`.
+      const restart = restarts[b];
+      const spend = cyclic
+        ? null
+        : max === 0n
+          ? 0n
+          : multiplyCounts(max, restart === undefined ? 1n : restart);
       spends[b] = spend;
-      for (const reset of adj[b] ?? []) restarts[reset] = addCounts(restarts[reset] ?? 1n, spend);
+      for (const reset of adj[b] ?? []) {
+        const before = restarts[reset];
+        restarts[reset] = addCounts(before === undefined ? 1n : before, spend);
+      }
     }
   }
   return spends;
@@ -202,7 +217,10 @@ function boundsOf(dag: Dag, context: Context): Bounds {
 
   const spendsByName = new Map<string, Count>();
   dag.budgets.forEach((budget, b) => {
-    if (!spendsByName.has(budget.name)) spendsByName.set(budget.name, spends[b] ?? 0n);
+    if (!spendsByName.has(budget.name)) {
+      const spend = spends[b];
+      spendsByName.set(budget.name, spend === undefined ? 0n : spend);
+    }
   });
   // One item ends at one terminal.
   total = addCounts(total, minCount(terminals, 1n));

@@ -6,7 +6,7 @@ import type { Dag, DagLibrary, Placement, ScatterPlacement } from '../document/m
 import { maxBackoffDelay } from '../policy/backoff.ts';
 import { timingFor } from '../policy/resolve.ts';
 import type { RuntimePolicy, TimingPolicy } from '../policy/types.ts';
-import { type Bounds, computeBounds } from './bounds.ts';
+import { type Bounds, computeBounds, countOf } from './bounds.ts';
 import { type CompiledDag, compile } from './compile.ts';
 
 /** The worst-case time of a run of one item, with its parts. */
@@ -87,7 +87,7 @@ function partsOf(compiled: CompiledDag, bounds: Bounds, context: Context): Parts
       const child = childOfScatter(placement, timing(placement), context);
       if ('ms' in child) perChild.set(placement.key, child.ms);
     }
-    const executions = bounds.perPlacement.get(placement.key) ?? 0n;
+    const executions = countOf(bounds.perPlacement, placement.key);
     if (executions === 0n) continue;
     const part = executionTime(dag, placement, timing(placement), context);
     if ('reason' in part) reasons.push(part.reason);
@@ -110,7 +110,7 @@ function partsOf(compiled: CompiledDag, bounds: Bounds, context: Context): Parts
   }
   let backoffMs = 0n;
   compiled.budgets.forEach((budget, b) => {
-    const spends = bounds.spends.get(budget.name) ?? 0n;
+    const spends = countOf(bounds.spends, budget.name);
     const those = timings[b] ?? [];
     if (spends === 0n || those.length === 0) return;
     if (spends === null) {

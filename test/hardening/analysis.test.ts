@@ -164,6 +164,42 @@ describe('bounds beyond 2^53', () => {
   });
 });
 
+describe('unbounded counts', () => {
+  it('stay unbounded through resets: a budget reset by one on a reset cycle has no bound either', () => {
+    const retry = (budget: string, resets: string[]): Route => ({
+      output: `r-${budget}`,
+      kind: 'retry',
+      to: 'a',
+      budget,
+      exhausted: 'end',
+      resets,
+    });
+    const dag = model(
+      'urn:test:reset-cycle',
+      'a',
+      [
+        { name: 'x', max: 1 },
+        { name: 'y', max: 2 },
+      ],
+      [
+        {
+          key: 'a',
+          kind: 'task',
+          node: NODE,
+          routes: [{ output: 'ok', kind: 'next', to: 'end' }, retry('x', ['x', 'y']), retry('y', [])],
+        },
+        { key: 'end', kind: 'terminal', outcome: 'completed', routes: [] },
+      ],
+    );
+    const bounds = computeBounds(compile(dag));
+    expect(bounds.spends.get('x')).toBeNull();
+    expect(bounds.spends.get('y')).toBeNull();
+    expect(bounds.perPlacement.get('a')).toBeNull();
+    expect(bounds.total).toBeNull();
+    expect(bounds.unboundedBecause).toContain('reset each other');
+  });
+});
+
 describe('cost of the analysis', () => {
   const workOn = (dag: Dag): ReachWork => {
     const work: ReachWork = { visited: 0, sweeps: 0, approximated: false };

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { hashDag } from '../../document/hash.ts';
 import type { Route } from '../../document/model.ts';
-import { type Count, computeBounds, formatCount } from '../../graph/bounds.ts';
+import { type Count, computeBounds, countOf, formatCount } from '../../graph/bounds.ts';
 import { compile } from '../../graph/compile.ts';
 import { findCycles } from '../../graph/cycles.ts';
 import { worstCaseTime } from '../../graph/worst-time.ts';
@@ -77,7 +77,7 @@ export function registerInspect(program: Command, io: CliIO): void {
             placements: dag.placements.map((p) => ({
               key: p.key,
               kind: p.kind,
-              worstCaseExecutions: bounds.perPlacement.get(p.key) ?? 0n,
+              worstCaseExecutions: countOf(bounds.perPlacement, p.key),
             })),
             routes: routes.map(({ from, route }) => ({ from, ...route })),
             loops,
@@ -106,7 +106,7 @@ export function registerInspect(program: Command, io: CliIO): void {
         const child = bounds.children.get(p.key);
         const extra = child === undefined ? '' : `  (+ ${count(child)} per scattered child)`;
         out.push(
-          `  ${p.key.padEnd(16)} ${p.kind.padEnd(9)} ${count(bounds.perPlacement.get(p.key) ?? 0n).padStart(4)}  ${what}${extra}`,
+          `  ${p.key.padEnd(16)} ${p.kind.padEnd(9)} ${count(countOf(bounds.perPlacement, p.key)).padStart(4)}  ${what}${extra}`,
         );
       }
       for (const kind of ['next', 'retry', 'salvage'] as const) {
@@ -123,7 +123,7 @@ export function registerInspect(program: Command, io: CliIO): void {
           out.push(`  budget ${loop.budget} ≤ ${loop.max}: spent by no route`);
           continue;
         }
-        const spends: Count = bounds.spends.get(loop.budget) ?? BigInt(loop.max);
+        const spends: Count = countOf(bounds.spends, loop.budget, BigInt(loop.max));
         const resetNote = spends !== BigInt(loop.max) ? ` (≤ ${count(spends)} per item with resets)` : '';
         out.push(`  budget ${loop.budget} ≤ ${loop.max}${resetNote}: ${loop.placements.join(', ')}`);
         for (const r of loop.routes)
