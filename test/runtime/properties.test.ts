@@ -25,7 +25,7 @@ import { type HintLog, hintKey, routingViolations } from './routing-oracle.ts';
 import { expectRunGuarantees, worldOf } from './run-checks.ts';
 
 /** Property runs per test; `PROPERTY_RUNS=1000 npx vitest run test/runtime/properties.test.ts` runs more. */
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 100);
+const RUNS = Number(process.env.PROPERTY_RUNS ?? 80);
 /** Replays one failure: `PROPERTY_SEED=<seed> PROPERTY_PATH=<path>` as fast-check printed them. */
 const REPLAY =
   process.env.PROPERTY_SEED === undefined

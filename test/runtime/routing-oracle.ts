@@ -3,7 +3,8 @@
  * `decide` or `follow`): it replays a run's events item by item and reports, one line each, every route event
  * that no route of the document explains, every retry wait whose delay the policy does not allow, and every
  * exhaustion that does not happen exactly when its budget is spent (or, for `why: 'deadline'`, when the wait
- * would not end before the run deadline). Spent counts are replayed per item from `retry.scheduled` events,
+ * would not end before the run deadline), and every error that leaves on another output than `retry` (when
+ * retryable and routed) or `error`. Spent counts are replayed per item from `retry.scheduled` events,
  * `resets` included; an embed or scatter execution starts its child items afresh.
  */
 
@@ -109,7 +110,7 @@ function indexDocuments(documents: readonly Dag[]) {
   return byId;
 }
 
-/** A child path `P.n` of a scatter of item `P`, as [P, n]; undefined for other paths. */
+/** The parent `P` of a scatter child path `P.n`; undefined for other paths. */
 function scatterParent(item: string): string | undefined {
   const match = /^(.*)\.(\d+)$/.exec(item);
   return match?.[1];
@@ -220,6 +221,16 @@ export function routingViolations(input: OracleInput, events: readonly RunEvent[
         const current = view.current;
         if (current?.dag !== e.dag || current.placement !== e.placement) {
           report(e, `item ${e.item} ended '${e.placement}' without starting it`);
+        }
+        if (e.error !== undefined) {
+          // A thrown error takes `retry` when retryable and routed, else `error`.
+          const output =
+            e.error.retryable && routeOf(e.dag, e.placement, 'retry') !== undefined ? 'retry' : 'error';
+          if (e.output !== output)
+            report(
+              e,
+              `item ${e.item} left '${e.placement}' on '${e.output}' after an error, not on '${output}'`,
+            );
         }
         view.ended = { dag: e.dag, placement: e.placement, output: e.output, visit: current?.visit ?? 0 };
         view.current = undefined;
