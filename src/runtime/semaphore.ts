@@ -1,3 +1,5 @@
+import { unwatchAbort, watchAbort } from './abort-watch.ts';
+
 interface Waiter {
   readonly resolve: () => void;
   readonly reject: (reason: unknown) => void;
@@ -62,16 +64,17 @@ export class Semaphore {
       };
       const waiter: Waiter = {
         resolve: () => {
-          own.removeEventListener('abort', onAbort);
+          unwatchAbort(own, onAbort);
           resolve();
         },
         reject: (reason) => {
-          own.removeEventListener('abort', onAbort);
+          unwatchAbort(own, onAbort);
           reject(reason);
         },
         gone: false,
       };
-      own.addEventListener('abort', onAbort, { once: true });
+      // One listener on `own` for all its waiters: a listener each would make n waiters cost n².
+      watchAbort(own, onAbort);
       this.waiters.push(waiter);
     });
   }

@@ -514,3 +514,46 @@ describe('an unusable Retry-After on a thrown error is ignored with a warning to
     expect(rec.of('warning')).toMatchObject([{ code: 'W_RETRY_AFTER_IGNORED', placement: 'work' }]);
   });
 });
+
+describe('first gathers and the run-wide scatter limit together', () => {
+  it('cancelled children give their slots back and queued ones leave the queue; every item gets its winner', async () => {
+    const clock = auto();
+    let inFlight = 0;
+    let peak = 0;
+    const sleepy = defineNode({
+      id: 'urn:test:sleepy',
+      outputs: ['ok'],
+      run: async (item, ctx) => {
+        peak = Math.max(peak, ++inFlight);
+        try {
+          await clock.sleep(item.data.item as number, ctx.signal);
+        } finally {
+          inFlight--;
+        }
+        item.data.result = item.data.item;
+        return 'ok';
+      },
+    });
+    const rec = recorder();
+    const result = await createDispatcher({
+      nodes: [sleepy],
+      clock,
+      policy: { placements: { fan: { concurrency: 2 } } },
+    }).run(
+      fan({ node: sleepy.id }, 'first', 'any'),
+      {},
+      {
+        items: [{ xs: [100, 10, 200] }, { xs: [30, 300, 5] }, { xs: [7, 70, 700] }],
+        onEvent: rec.onEvent,
+      },
+    );
+    expect(peak).toBe(2);
+    expect(result.items.map((i) => i.data.out)).toEqual([10, 30, 7]);
+    expect(result.failures).toEqual([]);
+    // Every child ended once: completed (the three winners), or cancelled.
+    const cancelled = rec.of('item.cancelled').map((e) => e.item);
+    expect(new Set(cancelled).size).toBe(cancelled.length);
+    expect(cancelled).toHaveLength(6);
+    expect(clock.now()).toBeLessThan(700);
+  });
+});
