@@ -91,13 +91,16 @@ try {
       for (const command of commands) {
         const ms = times[command];
         perPlacement.set(`${command}@${size}`, ms / size);
-        rows.push([
+        const row = [
           shape,
           size.toLocaleString('en'),
           command,
           `${ms.toFixed(1)} ms`,
           `${((ms / size) * 1000).toFixed(1)} µs`,
-        ]);
+        ];
+        rows.push(row);
+        // Progress, for runs that take minutes at the largest size.
+        process.stderr.write(`  ${row.join('  ')}\n`);
       }
     }
     const [first, last] = [SIZES[0] as number, SIZES[SIZES.length - 1] as number];
