@@ -89,7 +89,8 @@ function expandIri(value: string, prefixes: ReadonlyMap<string, string>): string
 function literal(value: string | number | boolean): Term {
   if (typeof value === 'string') return { termType: 'Literal', value, datatype: STRING };
   if (typeof value === 'boolean') return { termType: 'Literal', value: String(value), datatype: BOOLEAN };
-  if (Number.isInteger(value) && Math.abs(value) < 1e21) {
+  // jsonld.js's test of a double, kept as it is so that both give the same literal for every number.
+  if (!String(value).includes('.') && Math.abs(value) < 1e21) {
     return { termType: 'Literal', value: value.toFixed(0), datatype: INTEGER };
   }
   const double = value.toExponential(15).replace(/(\d)0*e\+?/, '$1E');

@@ -289,6 +289,11 @@ describe('canonical N-Quads', () => {
       generateChain(40),
       generateLattice(40),
       generateDag(60),
+      // Numbers JSON-LD writes as integers or as doubles.
+      ...[0, 1e-7, 1.5, 2 ** 60, 1e21, Number.MAX_VALUE, -3].map((max) => {
+        const chain = generateChain(3);
+        return { ...chain, budgets: chain.budgets.map((b) => ({ ...b, max })) };
+      }),
     ];
     for (const dag of dags) {
       expect(await canonicalNQuads(dag), dag.id).toBe(await canonize(toDocument(dag)));
