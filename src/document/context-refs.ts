@@ -4,7 +4,7 @@
  * offline, so each other reference is refused with its position before the JSON-LD processor runs.
  */
 import { type Problem, problem } from '../errors.ts';
-import { clip } from './limits.ts';
+import { clip, MAX_SCOPED_CONTEXTS } from './limits.ts';
 import { CONTEXT_IRI } from './model.ts';
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -15,19 +15,27 @@ function segment(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
-/** Every context reference (a URL string) inside a context value, with its pointer. */
-function contextReferences(context: unknown, at: string, found: { url: string; pointer: string }[]): void {
+/** What a walk over the contexts of a document found. */
+interface Found {
+  readonly refs: { url: string; pointer: string }[];
+  /** Pointers of the term definitions that carry a scoped context. */
+  readonly scoped: string[];
+}
+
+/** Every context reference (a URL string) and scoped context inside a context value, with its pointer. */
+function contextReferences(context: unknown, at: string, found: Found): void {
   if (typeof context === 'string') {
-    found.push({ url: context, pointer: at });
+    found.refs.push({ url: context, pointer: at });
   } else if (Array.isArray(context)) {
     context.forEach((entry, i) => {
       contextReferences(entry, `${at}/${i}`, found);
     });
   } else if (isRecord(context)) {
     const imported = context['@import'];
-    if (typeof imported === 'string') found.push({ url: imported, pointer: `${at}/@import` });
+    if (typeof imported === 'string') found.refs.push({ url: imported, pointer: `${at}/@import` });
     for (const [term, definition] of Object.entries(context)) {
       if (isRecord(definition) && '@context' in definition) {
+        found.scoped.push(`${at}/${segment(term)}`);
         contextReferences(definition['@context'], `${at}/${segment(term)}/@context`, found);
       }
     }
@@ -36,7 +44,8 @@ function contextReferences(context: unknown, at: string, found: { url: string; p
 
 /**
  * One `E_CONTEXT_REFUSED` problem for each context the document refers to other than the Switchyard
- * context, at the pointer where it is written.
+ * context, at the pointer where it is written; and one `E_JSONLD` problem when the document defines more
+ * than {@link MAX_SCOPED_CONTEXTS} scoped contexts, whose processing grows with the square of their number.
  *
  * @example
  * ```ts
@@ -45,7 +54,7 @@ function contextReferences(context: unknown, at: string, found: { url: string; p
  * ```
  */
 export function refusedContexts(raw: unknown, file?: string): Problem[] {
-  const found: { url: string; pointer: string }[] = [];
+  const found: Found = { refs: [], scoped: [] };
   const stack: { value: unknown; pointer: string }[] = [{ value: raw, pointer: '' }];
   while (stack.length > 0) {
     const { value, pointer } = stack.pop() as { value: unknown; pointer: string };
@@ -60,14 +69,27 @@ export function refusedContexts(raw: unknown, file?: string): Problem[] {
       }
     }
   }
-  return found
+  const where = file === undefined ? {} : { file };
+  const over = found.scoped.sort()[MAX_SCOPED_CONTEXTS];
+  const tooMany =
+    over === undefined
+      ? []
+      : [
+          problem(
+            'E_JSONLD',
+            `${found.scoped.length} terms carry a scoped @context, more than the limit of ${MAX_SCOPED_CONTEXTS} — define the terms once, in the top-level context`,
+            { ...where, pointer: over },
+          ),
+        ];
+  const refused = found.refs
     .filter(({ url }) => url !== CONTEXT_IRI)
     .sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0))
     .map(({ url, pointer }) =>
       problem(
         'E_CONTEXT_REFUSED',
         `context ${clip(url)} is not served offline: Switchyard only loads its own context (${CONTEXT_IRI}); inline the context instead`,
-        { ...(file === undefined ? {} : { file }), pointer },
+        { ...where, pointer },
       ),
     );
+  return [...refused, ...tooMany];
 }

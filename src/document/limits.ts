@@ -9,6 +9,12 @@ export const MAX_DOCUMENT_BYTES = 128 * 1024 * 1024;
 /** Deepest nesting of arrays and objects in a document (a DAG in any JSON-LD form needs fewer than 20 levels). */
 export const MAX_DOCUMENT_DEPTH = 64;
 
+/**
+ * Most term definitions with a scoped `@context` in one document: a DAG needs none, and the JSON-LD
+ * processor's work grows with the square of their number.
+ */
+export const MAX_SCOPED_CONTEXTS = 100;
+
 /** Most schema problems reported for one document; the rest are summed up in one more line. */
 export const MAX_SCHEMA_PROBLEMS = 50;
 

@@ -366,6 +366,17 @@ describe('one graph, one reading', () => {
     oneLineEach(problems);
   });
 
+  it('more scoped contexts than the limit are refused with one line before the processor runs', async () => {
+    const document = readJson(CV);
+    const terms: Record<string, unknown> = {};
+    for (let i = 0; i < 101; i++) terms[`t${i}`] = { '@id': `sy:t${i}`, '@context': { x: 'sy:x' } };
+    document['@context'] = [terms, CONTEXT_IRI];
+    const { problems } = await loadDagText(JSON.stringify(document, null, 2));
+    expect(problems).toMatchObject([
+      { code: 'E_JSONLD', message: expect.stringContaining('limit of 100'), line: expect.any(Number) },
+    ]);
+  });
+
   it('analysis problems of an expanded document point at the text as written', async () => {
     const document = readJson(CV);
     const validate = (document.placements as Record<string, unknown>[])[1] as Record<string, unknown>;
