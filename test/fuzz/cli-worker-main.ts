@@ -52,3 +52,5 @@ async function answer(request: WorkerRequest): Promise<WorkerReply> {
 parentPort?.on('message', (request: WorkerRequest) => {
   void answer(request).then((reply) => parentPort?.postMessage(reply));
 });
+// Loaded and listening: the case runner starts its clock for a command only after this.
+parentPort?.postMessage('ready');

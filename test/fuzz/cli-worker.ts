@@ -16,18 +16,38 @@ export type CommandOutcome =
   | { readonly kind: 'done'; readonly reply: WorkerReply }
   | { readonly kind: 'hung'; readonly why: string };
 
-function current(): Worker {
-  // 2 GiB of heap: a runaway command dies of it instead of taking the machine's memory. The stack is the
-  // main thread's (984 KiB by default) rather than a worker's 4 MiB, so deep input overflows where the real
-  // program would.
-  worker ??= new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: 2048, stackSizeMb: 0.984 } });
-  worker.unref();
-  return worker;
+let ready: Promise<boolean> | undefined;
+
+/** The worker, started and loaded; false when it could not start. */
+async function current(): Promise<Worker | undefined> {
+  if (worker === undefined) {
+    // 2 GiB of heap: a runaway command dies of it instead of taking the machine's memory. The stack is the
+    // main thread's (984 KiB by default) rather than a worker's 4 MiB, so deep input overflows where the
+    // real program would.
+    const w = new Worker(ENTRY, { resourceLimits: { maxOldGenerationSizeMb: 2048, stackSizeMb: 0.984 } });
+    w.unref();
+    worker = w;
+    ready = new Promise((resolve) => {
+      w.once('message', (m) => resolve(m === 'ready'));
+      w.once('error', () => resolve(false));
+      w.once('exit', () => resolve(false));
+    });
+  }
+  const w = worker;
+  return (await ready) ? w : undefined;
 }
 
 /** Runs `switchyard <args>` in the worker with `cwd` as its working folder. */
-export function runInWorker(args: readonly string[], cwd: string, limitMs: number): Promise<CommandOutcome> {
-  const w = current();
+export async function runInWorker(
+  args: readonly string[],
+  cwd: string,
+  limitMs: number,
+): Promise<CommandOutcome> {
+  const w = await current();
+  if (w === undefined) {
+    worker = undefined;
+    return { kind: 'hung', why: 'the CLI worker did not start' };
+  }
   const id = nextId++;
   return new Promise((resolve) => {
     const finish = (outcome: CommandOutcome) => {
