@@ -1,6 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_PROBLEM, exitCodeOf } from '../../src/cli/exit-code.ts';
 import { assertWritable, writeOutput } from '../../src/cli/output.ts';
+import { refusalLine, usageLine } from '../../src/cli/refusal.ts';
 import { VERSION } from '../../src/cli/version.ts';
 import { isSwitchyardError, SwitchyardError } from '../../src/errors.ts';
 import { formatOfPath } from '../../src/render/output-format.ts';
@@ -110,8 +111,11 @@ export async function main(argv: readonly string[], io: ArchivistEnv = processEn
     .description('Answers questions about books from a local catalog, with Switchyard DAGs.')
     .version(VERSION, '-V, --version', 'print the version of archivist')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
-    .showHelpAfterError('(run archivist --help for usage)');
+    .configureOutput({
+      writeOut: (s) => io.out(s),
+      writeErr: (s) => io.err(s),
+      outputError: (s, write) => write(usageLine('archivist', s)),
+    });
   addCommonOptions(
     program
       .command('ask')
@@ -135,7 +139,7 @@ export async function main(argv: readonly string[], io: ArchivistEnv = processEn
   } catch (error) {
     if (error instanceof CommanderError) return exitCodeOf(error) ?? EXIT_PROBLEM;
     if (isSwitchyardError(error)) {
-      io.err(`archivist: ${error.message}`);
+      io.err(refusalLine('archivist', error.message, error.code));
       return exitCodeOf(error) ?? EXIT_PROBLEM;
     }
     io.err(`archivist: unexpected failure: ${error instanceof Error ? error.message : String(error)}`);

@@ -5,6 +5,7 @@ import { EXIT_PROBLEM, exitCodeOf } from './exit-code.ts';
 import { formatProblem, plural } from './format.ts';
 import { type CliIO, processIO } from './io.ts';
 import { displayPath } from './output.ts';
+import { refusalLine, usageLine } from './refusal.ts';
 import { VERSION } from './version.ts';
 
 /**
@@ -20,8 +21,11 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
     .description('Check, inspect, render and run DAGs written as JSON-LD documents.')
     .version(VERSION, '-V, --version', 'print the version of switchyard')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s), writeErr: (s) => io.err(s) })
-    .showHelpAfterError('(run switchyard --help for usage)');
+    .configureOutput({
+      writeOut: (s) => io.out(s),
+      writeErr: (s) => io.err(s),
+      outputError: (s, write) => write(usageLine('switchyard', s)),
+    });
   registerCommands(program, io, (code) => {
     exitCode = Math.max(exitCode, code);
   });
@@ -37,11 +41,15 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
         for (const p of error.problems) io.err(formatProblem(p, io.cwd));
         const where = error.problems[0]?.file;
         io.err(
-          `switchyard: ${where === undefined ? '' : `${displayPath(where, io.cwd)}: `}${plural(error.problems.length, 'problem')}; fix them and run again`,
+          refusalLine(
+            'switchyard',
+            `${where === undefined ? '' : `${displayPath(where, io.cwd)}: `}${plural(error.problems.length, 'problem')}; fix them and run again`,
+            error.code,
+          ),
         );
         return code;
       }
-      io.err(`switchyard: ${error.message}`);
+      io.err(refusalLine('switchyard', error.message, error.code));
       return code;
     }
     throw error;

@@ -115,7 +115,7 @@ describe('archivist: bad input is one line and a non-zero exit', () => {
       'an unknown --llm',
       ['ask', '--llm', 'gpt9', 'hi'],
       {},
-      /^archivist: unknown --llm 'gpt9': use one of offline, openai, ollama\n$/,
+      /^archivist: unknown --llm 'gpt9': use one of offline, openai, ollama \(E_USAGE\)\n$/,
     ],
     ['a missing API key', ['ask', '--llm', 'openai', 'hi'], {}, /^archivist: no API key: set OPENAI_API_KEY/],
     [
@@ -142,19 +142,19 @@ describe('archivist ask: output paths are checked before the run', () => {
       '--events into a missing folder',
       ['--events', 'missing/run.jsonl'],
       1,
-      /^archivist: cannot write missing\/run\.jsonl: its folder does not exist — check that the folder exists and is writable\n$/,
+      /^archivist: cannot write missing\/run\.jsonl: its folder does not exist — check that the folder exists and is writable \(E_WRITE\)\n$/,
     ],
     [
       '--render with an unknown extension',
       ['--render', 'x.gif'],
       2,
-      /^archivist: cannot tell the format of x\.gif: end the path with \.svg, \.png or \.mmd\n$/,
+      /^archivist: cannot tell the format of x\.gif: end the path with \.svg, \.png or \.mmd \(E_USAGE\)\n$/,
     ],
     [
       '--render into a missing folder',
       ['--render', 'missing/x.svg'],
       1,
-      /^archivist: cannot write missing\/x\.svg: its folder does not exist — check that the folder exists and is writable\n$/,
+      /^archivist: cannot write missing\/x\.svg: its folder does not exist — check that the folder exists and is writable \(E_WRITE\)\n$/,
     ],
     ['--events naming a folder', ['--events', '.'], 1, /^archivist: cannot write .*: it is a folder — /],
   ];

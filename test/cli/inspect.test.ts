@@ -44,7 +44,7 @@ describe('switchyard inspect', () => {
     ).toBe(true);
     expect(lines.length).toBeGreaterThan(2);
     expect(lines.at(-1)).toBe(
-      `switchyard: test/fixtures/policies/invalid.json: ${lines.length - 1} problems; fix them and run again`,
+      `switchyard: test/fixtures/policies/invalid.json: ${lines.length - 1} problems; fix them and run again (E_POLICY)`,
     );
   });
 

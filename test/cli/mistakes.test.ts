@@ -38,12 +38,15 @@ function expectOneLine(result: { code: number; out: string; err: string }, messa
 describe('missing documents', () => {
   it('hash of a missing file in / is one line, with no scan of / below its top level', async () => {
     const result = await runCli(['hash', '/switchyard-no-such-dag.jsonld'], ROOT);
-    expectOneLine(result, /^switchyard: no such file: \/switchyard-no-such-dag\.jsonld — check the path$/);
+    expectOneLine(
+      result,
+      /^switchyard: no such file: \/switchyard-no-such-dag\.jsonld — check the path \(E_FILE_NOT_FOUND\)$/,
+    );
   });
 
   it('names a missing document relative to the working folder', async () => {
     const result = await runCli(['run', 'nope.jsonld', '--nodes', NODES], dir);
-    expectOneLine(result, /^switchyard: no such file: nope\.jsonld — check the path$/);
+    expectOneLine(result, /^switchyard: no such file: nope\.jsonld — check the path \(E_FILE_NOT_FOUND\)$/);
   });
 });
 
@@ -53,7 +56,7 @@ describe('run', () => {
     const result = await runCli(['run', 'cv.jsonld', '--nodes', NODES, '--events', events], dir);
     expectOneLine(
       result,
-      /^switchyard: cannot write missing\/run\.jsonl: its folder does not exist — check that the folder exists and is writable$/,
+      /^switchyard: cannot write missing\/run\.jsonl: its folder does not exist — check that the folder exists and is writable \(E_WRITE\)$/,
     );
     expect(existsSync(join(dir, 'missing'))).toBe(false);
   });
@@ -71,7 +74,7 @@ describe('run', () => {
     );
     expectOneLine(
       result,
-      /^switchyard: --input has no items: give an object \(one item\) or a non-empty array of objects$/,
+      /^switchyard: --input has no items: give an object \(one item\) or a non-empty array of objects \(E_INPUT\)$/,
     );
     expect(existsSync(events)).toBe(false);
   });
@@ -124,7 +127,7 @@ describe('render', () => {
     const result = await runCli(['render', 'many', '-o', output], dir);
     expectOneLine(
       result,
-      /^switchyard: -o takes one document, but many hold 2: use --out-dir <dir> for several$/,
+      /^switchyard: -o takes one document, but many hold 2: use --out-dir <dir> for several \(E_USAGE\)$/,
     );
     expect(existsSync(output)).toBe(false);
   });
@@ -151,7 +154,7 @@ describe('render', () => {
   ])('refuses -o into %s in one line', async (_what, output, reason) => {
     const result = await runCli(['render', 'cv.jsonld', '-o', output], dir);
     expectOneLine(result, reason);
-    expect(result.err).toMatch(/ — check that the folder exists and is writable\n$/);
+    expect(result.err).toMatch(/ — check that the folder exists and is writable \(E_WRITE\)\n$/);
     expect(existsSync(join(dir, 'missing'))).toBe(false);
   });
 

@@ -144,6 +144,29 @@ describe('exit codes: 2 for a wrong command line, 1 for a problem in what it nam
   });
 });
 
+describe('every refusal is one line with a code', () => {
+  it('usage errors from commander and from the commands, and problems in input, on both programs', async () => {
+    const results = [
+      await runCli(['hash', 'cv.jsonld', '--frobnicate'], dir),
+      await runCli(['export', 'cv.jsonld', '--format', 'yaml'], dir),
+      await runCli(['run', 'cv.jsonld'], dir),
+      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--seed', '1.5'], dir),
+      await runCli(['hash', 'nope.jsonld'], dir),
+      await runMain(['ask', '--frobnicate', 'x']),
+      await runMain(['ask', '--seed', 'abc', 'x']),
+    ];
+    for (const result of results) {
+      expect(result.code, result.err).not.toBe(0);
+      const lines = result.err.trimEnd().split('\n');
+      expect(lines, result.err).toHaveLength(1);
+      expect(lines[0]).toMatch(/^(switchyard|archivist): .* \(E_[A-Z_]+\)$/u);
+    }
+    expect(results[0]?.err).toBe(
+      "switchyard: unknown option '--frobnicate' — run switchyard --help for usage (E_USAGE)\n",
+    );
+  });
+});
+
 describe('render refuses special and non-writable paths at once', () => {
   it('--out-dir under /proc is one E_WRITE line, not a hang', async () => {
     for (const out of ['/proc/switchyard-out', '/proc/switchyard-out/deeper', '/proc']) {
@@ -172,7 +195,7 @@ describe('render refuses special and non-writable paths at once', () => {
     expectOneLine(
       await runCli(['render', 'cv.jsonld', '-o', 'pipe.mmd'], dir),
       EXIT_PROBLEM,
-      /^switchyard: cannot write pipe\.mmd: it is not a regular file .* — name a regular file to write$/,
+      /^switchyard: cannot write pipe\.mmd: it is not a regular file .* — name a regular file to write \(E_WRITE\)$/,
     );
     expectOneLine(
       await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--events', 'pipe.mmd'], dir),
@@ -281,7 +304,7 @@ describe('node modules that cannot be imported', () => {
     expectOneLine(
       result,
       EXIT_PROBLEM,
-      /^switchyard: syntax\.ts:3:3: syntax error: Expected "}" but found "const" — fix the syntax there; .*\(node module syntax\.ts\)$/,
+      /^switchyard: syntax\.ts:3:3: syntax error: Expected "}" but found "const" — fix the syntax there; .*\(node module syntax\.ts\) \(E_NODE_MODULE\)$/,
     );
   });
 
@@ -404,7 +427,7 @@ describe('policy keys that name nothing in the document', () => {
       "typo.policy.json:3:5 error E_POLICY_UNKNOWN_KEY placement override 'compse' names no placement of urn:switchyard:dag:compose-validate — did you mean 'compose'? (at /placements/compse)",
       "typo.policy.json:4:5 error E_POLICY_UNKNOWN_KEY placement override 'urn:switchyard:dag:compose-validate#valdate': urn:switchyard:dag:compose-validate has no placement 'valdate' — did you mean 'urn:switchyard:dag:compose-validate#validate'? (at /placements/urn:switchyard:dag:compose-validate#valdate)",
       "typo.policy.json:7:49 error E_POLICY_UNKNOWN_KEY node override 'urn:switchyard:node:salvag' names no node placed in urn:switchyard:dag:compose-validate — did you mean 'urn:switchyard:node:salvage'? (at /nodes/urn:switchyard:node:salvag)",
-      'switchyard: typo.policy.json: 3 problems; fix them and run again',
+      'switchyard: typo.policy.json: 3 problems; fix them and run again (E_POLICY_UNKNOWN_KEY)',
     ]);
     await expect(readFile(join(dir, 'typo.jsonl'))).rejects.toThrow();
   });

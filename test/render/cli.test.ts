@@ -65,7 +65,7 @@ describe('switchyard render', () => {
     const result = await render('dags/checkout.jsonld', '-o', join(dir, 'x.jpg'));
     expect(result.code).toBe(2);
     expect(result.err).toMatch(
-      /^switchyard: cannot tell the format of .*x\.jpg: end the path with \.svg, \.png or \.mmd$/,
+      /^switchyard: cannot tell the format of .*x\.jpg: end the path with \.svg, \.png or \.mmd \(E_USAGE\)$/,
     );
   });
 
