@@ -139,7 +139,7 @@ describe('archivist with an OpenAI-compatible endpoint on 127.0.0.1', () => {
     });
     expect(run.code).not.toBe(0);
     expect(run.err).toBe(
-      `archivist: cannot reach the chat-completions endpoint at ${baseURL}: check --base-url and that the server is running\n`,
+      `archivist: cannot reach the chat-completions endpoint at ${baseURL}: check --base-url and that the server is running (E_USAGE)\n`,
     );
   });
 
@@ -150,7 +150,7 @@ describe('archivist with an OpenAI-compatible endpoint on 127.0.0.1', () => {
     const run = await runMain(['ask', '--llm', 'ollama', '--base-url', host, 'hi']);
     expect(run.code).not.toBe(0);
     expect(run.err).toBe(
-      `archivist: cannot reach Ollama at ${host}: start it with \`ollama serve\` or pass --base-url\n`,
+      `archivist: cannot reach Ollama at ${host}: start it with \`ollama serve\` or pass --base-url (E_USAGE)\n`,
     );
   });
 });

@@ -38,7 +38,7 @@ describe('archivist ask --render', () => {
     const bad = await runMain(['ask', '--render', join(dir, 'run.gif'), 'books by George Orwell']);
     expect(bad.code).not.toBe(0);
     expect(bad.err).toMatch(
-      /cannot tell the format of .*run\.gif: end the path with \.svg, \.png or \.mmd\n$/,
+      /cannot tell the format of .*run\.gif: end the path with \.svg, \.png or \.mmd \(E_USAGE\)\n$/,
     );
   });
 });
