@@ -170,11 +170,15 @@ function planned(
             key: hintKey(ctx.dag, ctx.placement, item.id, context.visit),
           };
         });
-        // The first item's draw decides for the whole batch whether it hangs or throws (with no Retry-After:
-        // which item comes first depends on the schedule, and a hint must not).
+        // A batch answers when any of its items draws an answer (the others take a routed output), and only
+        // a batch of items that all draw a failure hangs or throws, as its first item draws, with no
+        // Retry-After. So an item that draws an answer always gives it, with its hint, whichever items share
+        // its batch: the hint of an execution does not depend on the schedule.
         const first = plans[0];
-        if (first?.plan.kind === 'hang') await env.clock.sleep(HANG_MS, ctx.signal);
-        if (first?.plan.kind === 'throw') throw httpError(first.plan.status);
+        if (plans.every(({ plan }) => plan.kind !== 'answer')) {
+          if (first?.plan.kind === 'hang') await env.clock.sleep(HANG_MS, ctx.signal);
+          throw httpError(first?.plan.kind === 'throw' ? first.plan.status : 503);
+        }
         const sleepMs = Math.max(0, ...plans.map(({ plan }) => (plan.kind === 'answer' ? plan.sleepMs : 0)));
         if (sleepMs > 0) await env.clock.sleep(sleepMs, ctx.signal);
         else await Promise.resolve();
