@@ -32,15 +32,6 @@ export function expand(input: unknown): Promise<unknown[]> {
   return processor.expand(input, common);
 }
 
-/** Frames a document around its `Dag` node, compacted with the Switchyard context (nested nodes embedded). */
-export function frameDag(input: unknown): Promise<Record<string, unknown>> {
-  return processor.frame(
-    input,
-    { '@context': CONTEXT_IRI, '@type': 'Dag' },
-    { ...common, compactToRelative: false },
-  );
-}
-
 /**
  * Compacts an expanded document holding one node tree with the Switchyard context. Safe mode is not needed
  * here: expansion (in safe mode) already refused anything lossy, and compaction only renames.
