@@ -1,4 +1,4 @@
 #!/usr/bin/env node
 import { runCli } from './run-cli.js';
 
-await runCli('../examples/archivist/main.ts');
+await runCli('../dist/examples/archivist/main.js');

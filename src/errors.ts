@@ -53,6 +53,7 @@ export type RuntimeCode =
   | 'E_ABORTED'
   | 'E_INPUT'
   | 'E_STEP_VALUE'
+  | 'E_STATE_VALUE'
   | 'E_CHROMIUM_NOT_FOUND'
   | 'E_RENDER'
   | 'E_MERMAID_SYNTAX'
@@ -61,6 +62,12 @@ export type RuntimeCode =
   | 'E_ENGINE'
   | 'E_WRITE'
   | 'E_CANCELLED'
+  | 'E_RESUME_UNKNOWN_RUN'
+  | 'E_RESUME_NEWER_RUN'
+  | 'E_RESUME_DAG_CHANGED'
+  | 'E_RUN_FINISHED'
+  | 'E_NO_RUNS'
+  | 'E_MISSING_PACKAGE'
   | 'W_RETRY_AFTER_IGNORED';
 
 /** Failures of the run store: its file, its schema, its lease and the records it holds. */
@@ -75,7 +82,8 @@ export type StoreCode =
   | 'E_STORE_UNKNOWN_RUN'
   | 'E_STORE_LEASE_HELD'
   | 'E_STORE_LEASE_LOST'
-  | 'E_STORE_CLOSED';
+  | 'E_STORE_CLOSED'
+  | 'E_STORE_UNREACHABLE';
 
 export type ErrorCode = ProblemCode | RuntimeCode | StoreCode;
 

@@ -3,6 +3,16 @@
  * the policy pieces (clocks, back-off, classification) a caller injects.
  */
 
+export type { AbortOutcome } from './distributed/abort.ts';
+export {
+  createDistributedDispatcher,
+  type DistributedAbortOptions,
+  type DistributedDispatcher,
+  type DistributedDispatcherOptions,
+  type DistributedRunOptions,
+} from './distributed/dispatcher.ts';
+export type { HandBackOptions } from './distributed/hand-back.ts';
+export { type DistributedWorker, startWorker, type WorkerOptions } from './distributed/worker.ts';
 export { type DagBuilder, dag } from './document/builder.ts';
 export { documentLoader } from './document/context-loader.ts';
 export { type ExportFormat, exportDag } from './document/export.ts';
@@ -66,10 +76,12 @@ export {
   createDispatcher,
   type Dispatcher,
   type DispatcherOptions,
+  type ResumeOptions,
   type RunOptions,
 } from './runtime/dispatcher.ts';
 export type { ErrorSummary, RunEvent } from './runtime/events.ts';
 export type { ItemState } from './runtime/item-state.ts';
+export type { StepInfo } from './runtime/journal.ts';
 export {
   type BatchContext,
   createRegistry,
@@ -81,3 +93,15 @@ export {
   type NodeResult,
 } from './runtime/node.ts';
 export type { Run, RunResult } from './runtime/run.ts';
+export {
+  createMemoryStore,
+  type ItemCheckpoint,
+  type ItemPosition,
+  openRedisStore,
+  openSqliteStore,
+  type PositionFrame,
+  type RedisStoreOptions,
+  type RunRecord,
+  type RunStore,
+  type SqliteStoreOptions,
+} from './store/index.ts';

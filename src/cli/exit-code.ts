@@ -2,7 +2,8 @@
  * The exit codes of both programs (`switchyard` and `archivist`), one convention for every command:
  * 0 when all went well, 1 when the command line was right but what it names is not (a document, a policy,
  * the input, a node module, a file to write) or a run did not complete, 2 when the command line itself is
- * wrong (an unknown option, a missing argument, a flag value that is not allowed).
+ * wrong (an unknown option, a missing argument, a flag value that is not allowed). `archivist ask` adds 3
+ * when the model provider refused the key or the model and the answer came from the catalog instead.
  */
 import { CommanderError } from 'commander';
 import { isSwitchyardError } from '../errors.ts';
@@ -13,6 +14,11 @@ export const EXIT_OK = 0;
 export const EXIT_PROBLEM = 1;
 /** The command line is wrong: fix the options or arguments. */
 export const EXIT_USAGE = 2;
+/**
+ * `archivist ask`: the model provider refused the key or the model, so the answer printed came from the
+ * catalog, without the model that was asked for.
+ */
+export const EXIT_MODEL_REFUSED = 3;
 
 /**
  * The exit code for an error that ended a command: commander's own errors and `E_USAGE` are usage errors,

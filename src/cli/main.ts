@@ -1,12 +1,12 @@
 import { Command, CommanderError } from 'commander';
 import { isSwitchyardError } from '../errors.ts';
+import { VERSION } from '../version.ts';
 import { registerCommands } from './commands/index.ts';
 import { EXIT_PROBLEM, exitCodeOf } from './exit-code.ts';
 import { formatProblem, plural } from './format.ts';
 import { type CliIO, processIO } from './io.ts';
 import { displayPath } from './output.ts';
 import { refusalLine, usageLine } from './refusal.ts';
-import { VERSION } from './version.ts';
 
 /**
  * Runs the `switchyard` command line and resolves to the exit code.

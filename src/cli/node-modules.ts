@@ -1,17 +1,63 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { tsImport } from 'tsx/esm/api';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
+import { importOptional, TYPESCRIPT_LOADER } from '../optional-import.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
 import { describeImportFailure, locateSyntaxError, syntaxHint } from './import-error.ts';
 import { displayPath } from './output.ts';
 
-// tsx compiles a module (TypeScript or JavaScript) as ESM whatever the nearest package.json says, where a
-// plain import of one written as ESM outside a "type": "module" package fails with "Cannot require() ES
-// Module … in a cycle"; its syntax errors come back from esbuild with their line and column.
-function importModule(file: string): Promise<unknown> {
-  return tsImport(pathToFileURL(file).href, import.meta.url);
+/** Files that only a compiler can load: TypeScript in all its module flavours, and JSX. */
+const NEEDS_COMPILER = /\.(?:[cm]?tsx?|jsx)$/u;
+
+type Importer = (file: string) => Promise<unknown>;
+
+/**
+ * How to import `file`: JavaScript with Node's own `import()` (it detects ES module syntax in a `.js` file
+ * outside a `"type": "module"` package), TypeScript through tsx, which is loaded only then, so a program
+ * whose node modules are JavaScript never loads a compiler. A missing tsx is `E_MISSING_PACKAGE`.
+ */
+async function importerFor(file: string): Promise<Importer> {
+  if (!NEEDS_COMPILER.test(file)) return (path) => import(pathToFileURL(path).href);
+  return compilingImporter();
+}
+
+/** A CommonJS TypeScript module, which tsx requires rather than imports. */
+const COMMONJS = /\.cts$/u;
+
+/** The tsx namespace node modules are compiled under. */
+const NAMESPACE = 'switchyard-nodes';
+
+let compiling: Promise<Importer> | undefined;
+
+/**
+ * The importer of modules that need a compiler, made once per process: tsx is registered under one namespace
+ * and every such module goes through it. Each registration adds a layer to tsx's hooks, so registering per
+ * module (as `tsImport` does) would let a process that loads many (a harness calling `main` again and
+ * again) overflow its stack on a later `require`.
+ */
+function compilingImporter(): Promise<Importer> {
+  compiling ??= importOptional(TYPESCRIPT_LOADER, () =>
+    Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]),
+  ).then(
+    ([esm, cjs]) => {
+      // Both of tsx's loaders under one namespace, as `tsImport` registers them: a TypeScript module that
+      // Node takes for CommonJS (outside a "type": "module" package) is compiled by the CommonJS one.
+      const required = cjs.register({ namespace: NAMESPACE });
+      const scoped = esm.register({ namespace: NAMESPACE });
+      return (path: string) => {
+        const url = pathToFileURL(path).href;
+        if (!COMMONJS.test(path)) return scoped.import(url, import.meta.url);
+        return Promise.resolve().then(() => required.require(url, import.meta.url));
+      };
+    },
+    (error: unknown) => {
+      // tsx may be installed later in a long-lived process: the next module tries again.
+      compiling = undefined;
+      throw error;
+    },
+  );
+  return compiling;
 }
 
 /**
@@ -35,6 +81,7 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
       `node module ${path} is not a regular file — give --nodes a .ts or .js file`,
     );
   }
+  const importModule = await importerFor(file);
   let module: Record<string, unknown>;
   try {
     module = (await importModule(file)) as Record<string, unknown>;

@@ -3,16 +3,13 @@
  * N-Quads.
  */
 
+import type { ExportFormat } from './export-formats.ts';
 import { canonicalNQuads } from './hash.ts';
 import { expand } from './jsonld-api.ts';
 import type { Dag } from './model.ts';
 import { toDocument } from './serialise.ts';
 
-/** The forms {@link exportDag} writes. */
-export type ExportFormat = 'compact' | 'expanded' | 'nquads';
-
-/** The formats, for command-line choices. */
-export const EXPORT_FORMATS: readonly ExportFormat[] = Object.freeze(['compact', 'expanded', 'nquads']);
+export { EXPORT_FORMATS, type ExportFormat } from './export-formats.ts';
 
 /**
  * Writes a model as text: `compact` and `expanded` as indented JSON with a final newline, `nquads` as the

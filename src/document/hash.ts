@@ -13,7 +13,14 @@ import { toDocument } from './serialise.ts';
 interface RdfCanonize {
   canonize(dataset: readonly Quad[], options: { readonly algorithm: 'RDFC-1.0' }): Promise<string>;
 }
-const rdfCanonize = createRequire(import.meta.url)('rdf-canonize') as RdfCanonize;
+
+let loaded: RdfCanonize | undefined;
+
+/** rdf-canonize, required on the first hash: commands that never hash do not load it. */
+function rdfCanonize(): RdfCanonize {
+  loaded ??= createRequire(import.meta.url)('rdf-canonize') as RdfCanonize;
+  return loaded;
+}
 
 const cache = new WeakMap<Dag, Promise<string>>();
 
@@ -27,7 +34,7 @@ export function canonicalNQuads(dag: Dag): Promise<string> {
   const dataset = datasetOf(document);
   return dataset === undefined
     ? canonize(document)
-    : rdfCanonize.canonize(dataset, { algorithm: 'RDFC-1.0' });
+    : rdfCanonize().canonize(dataset, { algorithm: 'RDFC-1.0' });
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * A typed facade over jsonld.js that always uses the offline loader and safe mode, so a lossy document
- * (a term the context does not define) fails instead of silently losing data.
+ * (a term the context does not define) fails instead of silently losing data. jsonld.js is loaded on the
+ * first call: documents in the canonical form, and commands that never normalise, do not pay for it.
  */
-import jsonld from 'jsonld';
 import { isSwitchyardError, type SwitchyardError } from '../errors.ts';
 import { documentLoader } from './context-loader.ts';
 import { CONTEXT_IRI } from './model.ts';
@@ -24,20 +24,27 @@ interface JsonLdProcessor {
   canonize(input: unknown, options: JsonLdOptions): Promise<string>;
 }
 
-const processor = jsonld as unknown as JsonLdProcessor;
+let loading: Promise<JsonLdProcessor> | undefined;
+
+/** jsonld.js, imported once on first use. */
+function processor(): Promise<JsonLdProcessor> {
+  loading ??= import('jsonld').then((module) => module.default as unknown as JsonLdProcessor);
+  return loading;
+}
+
 const common: JsonLdOptions = { documentLoader, safe: true, base: null };
 
 /** Expands a document with the offline loader in safe mode. */
-export function expand(input: unknown): Promise<unknown[]> {
-  return processor.expand(input, common);
+export async function expand(input: unknown): Promise<unknown[]> {
+  return (await processor()).expand(input, common);
 }
 
 /**
  * Compacts an expanded document holding one node tree with the Switchyard context. Safe mode is not needed
  * here: expansion (in safe mode) already refused anything lossy, and compaction only renames.
  */
-export function compactDag(expanded: unknown): Promise<Record<string, unknown>> {
-  return processor.compact(expanded, CONTEXT_IRI, {
+export async function compactDag(expanded: unknown): Promise<Record<string, unknown>> {
+  return (await processor()).compact(expanded, CONTEXT_IRI, {
     documentLoader,
     safe: false,
     base: null,
@@ -46,8 +53,12 @@ export function compactDag(expanded: unknown): Promise<Record<string, unknown>> 
 }
 
 /** The RDFC-1.0 canonical N-Quads of a document. */
-export function canonize(input: unknown): Promise<string> {
-  return processor.canonize(input, { ...common, algorithm: 'RDFC-1.0', format: 'application/n-quads' });
+export async function canonize(input: unknown): Promise<string> {
+  return (await processor()).canonize(input, {
+    ...common,
+    algorithm: 'RDFC-1.0',
+    format: 'application/n-quads',
+  });
 }
 
 /** A jsonld.js safe-mode failure: the event that made the processor refuse, when there is one. */

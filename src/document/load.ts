@@ -8,13 +8,13 @@ import { join } from 'node:path';
 import { type Problem, problem } from '../errors.ts';
 import { usesJsonLdFeatures } from './jsonld-features.ts';
 import { CONTEXT_IRI, type Dag, type DagLibrary } from './model.ts';
-import { normalise } from './normalise.ts';
+import type { Normalised } from './normalise.ts';
 import { type Position, parseJson } from './parse-json.ts';
 import { readDocumentFile } from './read-file.ts';
 import { validateSchema } from './schema.ts';
 import { sourcePointer } from './source-pointer.ts';
 import { toModel } from './to-model.ts';
-import { writtenJsonLdPointer } from './written-jsonld.ts';
+import type { writtenJsonLdPointer as WrittenJsonLdPointer } from './written-jsonld.ts';
 
 export { toModel } from './to-model.ts';
 
@@ -35,6 +35,16 @@ export interface LoadResult {
 }
 
 const NOWHERE = (_pointer: string): undefined => undefined;
+
+// The JSON-LD path (jsonld.js and the pointer mapping back to the document as written) is imported only for
+// a document that needs it, so loading documents in the canonical form never loads it.
+async function normalise(raw: unknown, file: string | undefined): Promise<Normalised> {
+  return (await import('./normalise.ts')).normalise(raw, file);
+}
+
+async function pointerMapper(): Promise<typeof WrittenJsonLdPointer> {
+  return (await import('./written-jsonld.ts')).writtenJsonLdPointer;
+}
 
 /** The fast path takes a single top-level object whose context is exactly the Switchyard context IRI. */
 function isCanonical(value: unknown): boolean {
@@ -99,7 +109,7 @@ async function loadParsed(text: string, file: string | undefined): Promise<LoadR
     if (!usesJsonLdFeatures(raw)) return failed(problems, 'canonical', parsed.locate);
     const normalised = await normalise(raw, file);
     if (normalised.canonical && validateSchema(normalised.canonical).length === 0) {
-      return fromNormalised(raw, normalised.canonical, parsed.locate, where);
+      return fromNormalised(raw, normalised.canonical, parsed.locate, where, await pointerMapper());
     }
     return failed(problems, 'canonical', parsed.locate);
   }
@@ -112,7 +122,7 @@ async function loadParsed(text: string, file: string | undefined): Promise<LoadR
     });
     return failed(problems, 'jsonld', parsed.locate);
   }
-  return fromNormalised(raw, normalised.canonical, parsed.locate, where);
+  return fromNormalised(raw, normalised.canonical, parsed.locate, where, await pointerMapper());
 }
 
 /** The model of a normalised document, with problems and pointers mapped back to the document as written. */
@@ -121,6 +131,7 @@ function fromNormalised(
   canonical: Record<string, unknown>,
   locate: LoadResult['locate'],
   where: { file?: string },
+  writtenJsonLdPointer: typeof WrittenJsonLdPointer,
 ): LoadResult {
   // The schema's pointers refer to the normalised form; each problem is moved to where the value is written.
   const problems = validateSchema(canonical, where).map((p) => {

@@ -16,21 +16,23 @@ export function abortError(signal: AbortSignal): Error {
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (signal?.aborted) return Promise.reject(abortError(signal));
   if (!(ms > 0)) return Promise.resolve();
+  // Node measures a timer from the start of the current event-loop turn, so a timer set late in a long
+  // turn can fire before `ms` has passed: the sleep ends only once the monotonic clock says it has.
+  const end = performance.now() + ms;
   return new Promise<void>((resolve, reject) => {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    let remaining = ms;
     const onAbort = () => {
       clearTimeout(timer);
       reject(abortError(signal as AbortSignal));
     };
     const arm = () => {
-      const chunk = Math.min(remaining, MAX_TIMER_MS);
-      remaining -= chunk;
-      timer = setTimeout(() => {
-        if (remaining > 0) return arm();
+      const left = end - performance.now();
+      if (left <= 0) {
         signal?.removeEventListener('abort', onAbort);
         resolve();
-      }, chunk);
+        return;
+      }
+      timer = setTimeout(arm, Math.min(Math.ceil(left), MAX_TIMER_MS));
     };
     signal?.addEventListener('abort', onAbort, { once: true });
     arm();
@@ -40,7 +42,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 /**
  * The system clock: `now()` is `performance.now()` (monotonic, ms since process start); `wallNow()` is
  * `Date.now()` (ms since the Unix epoch, for HTTP-dates); `sleep(ms, signal)`
- * waits on a timer, resolves at once for `ms` ≤ 0 without a timer, and rejects at once with an AbortError
+ * waits on a timer until at least `ms` have passed on `now()`, resolves at once for `ms` ≤ 0 without a timer, and rejects at once with an AbortError
  * (`signal.reason` when it is an Error) when `signal` is or becomes aborted, clearing its timer.
  *
  * @example

@@ -7,11 +7,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'puppeteer';
-import puppeteer from 'puppeteer';
 import { SwitchyardError } from '../errors.ts';
+import { importOptional, RENDERING_PACKAGES } from '../optional-import.ts';
 
 /** Chromium flags: no sandbox (containers, CI), no background traffic, no GPU, no /dev/shm limits. */
-const CHROMIUM_ARGS: readonly string[] = Object.freeze([
+export const CHROMIUM_ARGS: readonly string[] = Object.freeze([
   '--no-sandbox',
   '--disable-background-networking',
   '--disable-component-update',
@@ -80,6 +80,7 @@ export interface LaunchedBrowser {
 
 /** Launches headless Chromium at `executablePath` with {@link CHROMIUM_ARGS} and a fresh temp profile. */
 export async function launchChromium(executablePath: string): Promise<LaunchedBrowser> {
+  const { default: puppeteer } = await importOptional(RENDERING_PACKAGES, () => import('puppeteer'));
   const userDataDir = await mkdtemp(join(tmpdir(), 'switchyard-chromium-'));
   let browser: Browser;
   try {

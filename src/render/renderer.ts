@@ -2,8 +2,8 @@
  * Renders Mermaid text to SVG or PNG with mermaid-cli, through one headless Chromium reused for every
  * diagram (launching a browser costs far more than rendering one diagram).
  */
-import { renderMermaid } from '@mermaid-js/mermaid-cli';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
+import { importOptional, RENDERING_PACKAGES } from '../optional-import.ts';
 import { findChromium, launchChromium } from './chromium.ts';
 import { palette, type Theme } from './theme.ts';
 
@@ -62,7 +62,8 @@ const DIAGRAM_CSS = [
 ].join('\n');
 
 /**
- * Launches one headless Chromium and returns a renderer that reuses it.
+ * Launches one headless Chromium and returns a renderer that reuses it. Without mermaid-cli installed it
+ * throws `E_MISSING_PACKAGE` saying how to install it.
  * @example
  * const renderer = await createRenderer({ theme: 'dark' });
  * try {
@@ -72,6 +73,8 @@ const DIAGRAM_CSS = [
  * }
  */
 export async function createRenderer(options: RendererOptions = {}): Promise<Renderer> {
+  // mermaid-cli is an optional peer dependency, loaded only when a diagram is rendered to an image.
+  const { renderMermaid } = await importOptional(RENDERING_PACKAGES, () => import('@mermaid-js/mermaid-cli'));
   const executablePath = findChromium({
     path: options.chromium,
     ...(options.env ? { env: options.env } : {}),

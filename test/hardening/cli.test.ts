@@ -6,9 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT_PROBLEM, EXIT_USAGE } from '../../src/cli/exit-code.ts';
-import { safeStringify } from '../../src/cli/safe-json.ts';
 import { readPolicyFile } from '../../src/policy/load.ts';
 import { timingFor } from '../../src/policy/resolve.ts';
+import { safeStringify } from '../../src/safe-json.ts';
 import { runMain } from '../archivist/run-main.ts';
 import { runCli } from '../cli/run-cli.ts';
 
@@ -115,7 +115,10 @@ describe('exit codes: 2 for a wrong command line, 1 for a problem in what it nam
 
   it('switchyard: a missing document or a bad input is a problem', async () => {
     expectOneLine(await runCli(['hash', 'nope.jsonld'], dir), EXIT_PROBLEM, /no such file/);
-    const input = await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--input', '[]'], dir);
+    const input = await runCli(
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '[]'],
+      dir,
+    );
     expectOneLine(input, EXIT_PROBLEM, /--input has no items/);
   });
 
@@ -150,7 +153,7 @@ describe('every refusal is one line with a code', () => {
       await runCli(['hash', 'cv.jsonld', '--frobnicate'], dir),
       await runCli(['export', 'cv.jsonld', '--format', 'yaml'], dir),
       await runCli(['run', 'cv.jsonld'], dir),
-      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--seed', '1.5'], dir),
+      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--seed', '1.5'], dir),
       await runCli(['hash', 'nope.jsonld'], dir),
       await runMain(['ask', '--frobnicate', 'x']),
       await runMain(['ask', '--seed', 'abc', 'x']),
@@ -198,7 +201,7 @@ describe('render refuses special and non-writable paths at once', () => {
       /^switchyard: cannot write pipe\.mmd: it is not a regular file .* — name a regular file to write \(E_WRITE\)$/,
     );
     expectOneLine(
-      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--events', 'pipe.mmd'], dir),
+      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--events', 'pipe.mmd'], dir),
       EXIT_PROBLEM,
       /^switchyard: cannot write .*pipe\.mmd: it is not a regular file/,
     );
@@ -213,7 +216,7 @@ describe('render refuses special and non-writable paths at once', () => {
       /^switchyard: cannot read trace .*in\.fifo: it is not a regular file/,
     );
     expectOneLine(
-      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--input', '@in.fifo'], dir),
+      await runCli(['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '@in.fifo'], dir),
       EXIT_PROBLEM,
       /^switchyard: input file in\.fifo is not a regular file/,
     );
@@ -236,7 +239,7 @@ describe('render refuses special and non-writable paths at once', () => {
 describe('run --json with values JSON cannot hold', () => {
   it('prints BigInt as a string, marks cycles, drops functions and undefined, writes dates as ISO text', async () => {
     const result = await runCli(
-      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--input', '{"topic":"whales"}', '--json'],
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '{"topic":"whales"}', '--json'],
       dir,
     );
     expect(result.err).toBe('');
@@ -280,7 +283,15 @@ describe('run --json with values JSON cannot hold', () => {
 describe('the run summary shows what nodes threw', () => {
   it('one line per failed item with its last error, and the last error of items that recovered', async () => {
     const result = await runCli(
-      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--input', '[{"topic":"whales"},{"topic":"broken"}]'],
+      [
+        'run',
+        'cv.jsonld',
+        '--nodes',
+        'weird.ts',
+        '--no-store',
+        '--input',
+        '[{"topic":"whales"},{"topic":"broken"}]',
+      ],
       dir,
     );
     expect(result.code).toBe(1);
@@ -316,7 +327,7 @@ describe('node modules that cannot be imported', () => {
 
   it('a JavaScript module written as ESM outside a "type": "module" package loads, its syntax errors located', async () => {
     await writeFile(join(dir, 'esm-nodes.js'), WEIRD_NODES);
-    const ok = await runCli(['run', 'cv.jsonld', '--nodes', 'esm-nodes.js'], dir);
+    const ok = await runCli(['run', 'cv.jsonld', '--nodes', 'esm-nodes.js', '--no-store'], dir);
     expect(ok.err).toBe('');
     expect(ok.code).toBe(0);
     await writeFile(join(dir, 'esm-bad.js'), 'export const nodes = [];\nexport const = 3;\n');
@@ -418,7 +429,17 @@ describe('policy keys that name nothing in the document', () => {
   it('run refuses them before running, each at its line and column with a suggestion', async () => {
     await writeFile(join(dir, 'typo.policy.json'), POLICY);
     const result = await runCli(
-      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--policy', 'typo.policy.json', '--events', 'typo.jsonl'],
+      [
+        'run',
+        'cv.jsonld',
+        '--nodes',
+        'weird.ts',
+        '--no-store',
+        '--policy',
+        'typo.policy.json',
+        '--events',
+        'typo.jsonl',
+      ],
       dir,
     );
     expect(result.code).toBe(EXIT_PROBLEM);
@@ -487,13 +508,16 @@ describe('run summaries of documents whose names are prototype keys', () => {
     });
     await writeFile(join(dir, 'names.jsonld'), text);
     const input = JSON.stringify([{ topic: 'a' }, { topic: 'b' }, { topic: 'broken' }]);
-    const result = await runCli(['run', 'names.jsonld', '--nodes', 'weird.ts', '--input', input], dir);
+    const result = await runCli(
+      ['run', 'names.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', input],
+      dir,
+    );
     const lines = result.out.split('\n');
     expect(lines).toContain('  __proto__ (completed): 2 items');
     expect(lines).toContain('  constructor (failed): 1 item');
     expect(result.out).not.toMatch(/NaN|\[object|function/u);
     const json = await runCli(
-      ['run', 'names.jsonld', '--nodes', 'weird.ts', '--input', input, '--json'],
+      ['run', 'names.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', input, '--json'],
       dir,
     );
     const printed = JSON.parse(json.out) as { items: { terminal: string }[] };

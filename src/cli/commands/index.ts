@@ -4,8 +4,12 @@ import { registerExport } from './export.ts';
 import { registerHash } from './hash.ts';
 import { registerInspect } from './inspect.ts';
 import { registerRender } from './render.ts';
+import { registerResume } from './resume.ts';
 import { registerRun } from './run.ts';
+import { registerRuns } from './runs.ts';
+import { registerUi } from './ui.ts';
 import { registerValidate } from './validate.ts';
+import { registerWorker } from './worker.ts';
 
 /** Sets the process exit code a command ends with (the highest one set wins). */
 export type SetExit = (code: number) => void;
@@ -17,5 +21,9 @@ export function registerCommands(program: Command, io: CliIO, setExit: SetExit):
   registerHash(program, io);
   registerExport(program, io);
   registerRun(program, io, setExit);
+  registerResume(program, io, setExit);
   registerRender(program, io, setExit);
+  registerRuns(program, io);
+  registerUi(program, io);
+  registerWorker(program, io);
 }

@@ -1,9 +1,12 @@
 import type { Command } from 'commander';
-import { checkDocuments } from '../check.ts';
-import { formatProblem, plural } from '../format.ts';
 import type { CliIO } from '../io.ts';
-import { loadNodeModule } from '../node-modules.ts';
 import type { SetExit } from './index.ts';
+
+/** The options of `switchyard validate`. */
+export interface ValidateOptions {
+  readonly json?: boolean;
+  readonly nodes?: string;
+}
 
 /** `switchyard validate <files or folders…>`: every problem of every document; exit 1 on any error. */
 export function registerValidate(program: Command, io: CliIO, setExit: SetExit): void {
@@ -13,30 +16,9 @@ export function registerValidate(program: Command, io: CliIO, setExit: SetExit):
     .argument('<paths...>', 'documents (.jsonld) or folders of documents')
     .option('--json', 'print the reports as JSON')
     .option('--nodes <module>', 'also check node IRIs and outputs against the nodes this module exports')
-    .action(async (paths: string[], options: { json?: boolean; nodes?: string }) => {
-      const nodes = options.nodes === undefined ? undefined : await loadNodeModule(options.nodes, io.cwd);
-      const { reports } = await checkDocuments(paths, io.cwd, nodes);
-      if (reports.length === 0) {
-        io.err(
-          `switchyard: no .jsonld documents found in ${paths.join(', ')} — name DAG documents or folders holding them`,
-        );
-        setExit(1);
-        return;
-      }
-      const errors = reports.flatMap((r) => r.problems).filter((p) => p.severity === 'error').length;
-      const warnings = reports.flatMap((r) => r.problems).length - errors;
-      if (options.json) {
-        io.out(JSON.stringify(reports, null, 2));
-      } else {
-        for (const report of reports) {
-          for (const p of report.problems) io.out(formatProblem(p, io.cwd));
-        }
-        const invalid = reports.filter((r) => !r.valid).length;
-        io.out(
-          `${plural(reports.length, 'document')} checked: ${invalid === 0 ? 'all valid' : `${invalid} invalid`}, ` +
-            `${plural(errors, 'error')}, ${plural(warnings, 'warning')}`,
-        );
-      }
-      setExit(errors > 0 ? 1 : 0);
+    .action(async (paths: string[], options: ValidateOptions) => {
+      // The implementation is loaded only when the command runs, so `--help` and other commands skip it.
+      const { validateAction } = await import('../actions/validate.ts');
+      await validateAction(paths, options, io, setExit);
     });
 }

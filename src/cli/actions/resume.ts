@@ -1,0 +1,133 @@
+import type { Dag } from '../../document/model.ts';
+import { resolvePolicy } from '../../policy/resolve.ts';
+import type { PolicyInput, RuntimePolicy } from '../../policy/types.ts';
+import { createDispatcher } from '../../runtime/dispatcher.ts';
+import { RUN_FORMAT_VERSION } from '../../runtime/durable-run.ts';
+import type { RunEvent } from '../../runtime/events.ts';
+import type { RunResult } from '../../runtime/run.ts';
+import type { RunRecord, RunStore } from '../../store/types.ts';
+import type { SetExit } from '../commands/index.ts';
+import type { ResumeCommandOptions } from '../commands/resume.ts';
+import type { CliIO } from '../io.ts';
+import { loadNodeModule } from '../node-modules.ts';
+import { displayPath } from '../output.ts';
+import { loadPolicyFor } from '../policy-file.ts';
+import { type RecordedDocuments, recordedDocuments } from '../run-documents.ts';
+import { openEvents } from '../run-events.ts';
+import { runFlags } from '../run-flags.ts';
+import { printRunResult } from '../run-output.ts';
+import { runProgress } from '../run-progress.ts';
+import { interruptOnSigint, openResumeStore, resumeCommand, resumeHint } from '../run-store.ts';
+import { errorCollector } from '../run-summary.ts';
+
+/** The run's policy: `--policy` when given, else the one the run was recorded with. */
+async function policyOf(
+  record: RunRecord,
+  option: string | undefined,
+  cwd: string,
+  documents: RecordedDocuments | undefined,
+): Promise<{ policy: RuntimePolicy; from: string }> {
+  if (option !== undefined) {
+    const target =
+      documents?.dag === undefined
+        ? { dag: record.dag.document as Dag }
+        : { dag: documents.dag, ...(documents.library === undefined ? {} : { library: documents.library }) };
+    return { policy: await loadPolicyFor(option, cwd, target), from: displayPath(option, cwd) };
+  }
+  return { policy: resolvePolicy(record.policy.value as PolicyInput), from: 'as recorded with the run' };
+}
+
+/** How many input items had ended before this resume, for the progress line (read only on a terminal). */
+async function endedBefore(store: RunStore, runId: string): Promise<number> {
+  if (process.stderr.isTTY !== true) return 0;
+  const ended = await store.listCheckpoints(runId, 'ended');
+  return ended.filter((c) => !/[./]/u.test(c.itemId)).length;
+}
+
+/**
+ * Carries out `switchyard resume <run-id> --nodes <module>` (described in commands/resume.ts): goes on
+ * with a recorded run where each item stood and prints the summary `run` prints.
+ */
+export async function resumeAction(
+  runId: string,
+  options: ResumeCommandOptions,
+  io: CliIO,
+  setExit: SetExit,
+): Promise<void> {
+  // Flag values first: a wrong command line is a usage error whatever the store holds.
+  const { deadlineMs, clock, random } = runFlags(options);
+  const nodes = await loadNodeModule(options.nodes, io.cwd);
+  const opened = await openResumeStore(options.store, io.cwd);
+  const { store, path } = opened;
+  let result: RunResult;
+  const interrupt = interruptOnSigint();
+  try {
+    const record = await store.getRun(runId);
+    // An unknown, finished or newer run is refused by the engine with its own line; its files are not read.
+    const live =
+      record !== undefined &&
+      (record.status === 'running' || record.status === 'aborted') &&
+      record.formatVersion <= RUN_FORMAT_VERSION;
+    const documents = live ? await recordedDocuments(record, io.cwd, nodes) : undefined;
+    for (const gone of documents?.missing ?? []) {
+      io.err(
+        `switchyard: ${displayPath(gone, io.cwd)} is gone; run ${runId} goes on with the document recorded with it`,
+      );
+    }
+    const { policy, from } =
+      record === undefined || !live
+        ? { policy: undefined, from: undefined }
+        : await policyOf(record, options.policy, io.cwd, documents);
+    const dispatcher = createDispatcher({
+      nodes,
+      store,
+      ...(documents?.library === undefined ? {} : { library: documents.library }),
+      ...(policy === undefined ? {} : { policy }),
+      ...(clock === undefined ? {} : { clock }),
+      ...(random === undefined ? {} : { random }),
+    });
+    // A run the engine refuses before it reads anything leaves no empty events file.
+    const events =
+      options.events === undefined || !live ? undefined : await openEvents(options.events, io.cwd);
+    const errors = errorCollector();
+    const total = Number((record?.options as { items?: unknown } | undefined)?.items ?? 0);
+    const progress = runProgress(total, {
+      runId,
+      alreadyEnded: live ? await endedBefore(store, runId) : 0,
+    });
+    const onEvent = (event: RunEvent) => {
+      errors.onEvent(event);
+      progress.onEvent(event);
+      events?.write(event);
+    };
+    try {
+      result = await dispatcher.resume(runId, {
+        signal: interrupt.signal,
+        onEvent,
+        ...(deadlineMs === undefined ? {} : { deadlineMs }),
+        ...(documents?.dag === undefined ? {} : { dag: documents.dag }),
+      });
+    } finally {
+      progress.stop();
+      await events?.close();
+    }
+    printRunResult(io, result, {
+      json: options.json === true,
+      policyFrom: from,
+      virtualTime: options.virtualTime === true,
+      errors: errors.errors,
+      storePath: path,
+      resumed: true,
+    });
+  } finally {
+    interrupt.dispose();
+    await store.close();
+  }
+  resumeHint(
+    io.err,
+    result.status,
+    interrupt.interrupted(),
+    resumeCommand(runId, options.nodes, path, io.cwd),
+  );
+  setExit(result.status === 'completed' ? 0 : 1);
+}

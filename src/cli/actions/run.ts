@@ -1,0 +1,110 @@
+import { randomUUID } from 'node:crypto';
+import { SwitchyardError } from '../../errors.ts';
+import { createDispatcher } from '../../runtime/dispatcher.ts';
+import type { RunEvent } from '../../runtime/events.ts';
+import type { RunResult } from '../../runtime/run.ts';
+import { printViewerUrl } from '../../ui/discovery.ts';
+import type { SetExit } from '../commands/index.ts';
+import type { RunCommandOptions } from '../commands/run.ts';
+import type { CliIO } from '../io.ts';
+import { loadValidDag } from '../load-one.ts';
+import { loadNodeModule } from '../node-modules.ts';
+import { policyFor } from '../policy-file.ts';
+import { openEvents } from '../run-events.ts';
+import { runFlags } from '../run-flags.ts';
+import { readInput } from '../run-input.ts';
+import { printRunResult } from '../run-output.ts';
+import { runProgress } from '../run-progress.ts';
+import { documentFiles, interruptOnSigint, openRunStore, resumeCommand, resumeHint } from '../run-store.ts';
+import { errorCollector } from '../run-summary.ts';
+
+/**
+ * Carries out `switchyard run <dag> --nodes <module>` (its options and behaviour are described in
+ * commands/run.ts): validates the document, runs it over the input, records it, prints the summary.
+ */
+export async function runAction(
+  dagPath: string,
+  options: RunCommandOptions,
+  io: CliIO,
+  setExit: SetExit,
+): Promise<void> {
+  if (options.redis !== undefined) {
+    const { redisRunAction } = await import('./run-redis.ts');
+    await redisRunAction(dagPath, options, io, setExit);
+    return;
+  }
+  // Flag values first: a wrong command line is a usage error whatever the files hold.
+  const nodesModule = options.nodes;
+  if (nodesModule === undefined) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      "required option '--nodes <module>' not specified — run switchyard --help for usage",
+    );
+  }
+  const { deadlineMs, clock, random } = runFlags(options);
+  const nodes = await loadNodeModule(nodesModule, io.cwd);
+  const { file, dag, library } = await loadValidDag(dagPath, io.cwd, nodes);
+  const items = await readInput(options.input, io.cwd);
+  const { policy, from } = await policyFor(file, options.policy, io.cwd, { dag, library });
+  const dispatcher = createDispatcher({
+    nodes,
+    library,
+    ...(policy === undefined ? {} : { policy }),
+    ...(clock === undefined ? {} : { clock }),
+    ...(random === undefined ? {} : { random }),
+  });
+  // Opened only once everything else checked out, so a wrong document or input leaves no empty file.
+  const recorded = await openRunStore(options.store, io.cwd);
+  let result: RunResult;
+  // Ctrl-C aborts the run instead of killing the process: post phases still run, the summary says
+  // where each item stopped, and a recorded run stays resumable.
+  const interrupt = interruptOnSigint();
+  try {
+    // Chosen here so that the progress line names the run from its start: a killed run is resumed by it.
+    const runId = randomUUID();
+    printViewerUrl(io.err, recorded?.path, runId);
+    const durable =
+      recorded === undefined
+        ? { store: false as const }
+        : { store: recorded.store, runId, files: await documentFiles(file, dag, library, io.cwd) };
+    const events = options.events === undefined ? undefined : await openEvents(options.events, io.cwd);
+    const errors = errorCollector();
+    const progress = runProgress(items.length, recorded === undefined ? {} : { runId });
+    const onEvent = (event: RunEvent) => {
+      errors.onEvent(event);
+      progress.onEvent(event);
+      events?.write(event);
+    };
+    try {
+      result = await dispatcher.run(
+        dag,
+        {},
+        {
+          items,
+          signal: interrupt.signal,
+          ...(deadlineMs === undefined ? {} : { deadlineMs }),
+          ...durable,
+          onEvent,
+        },
+      );
+    } finally {
+      progress.stop();
+      await events?.close();
+    }
+    printRunResult(io, result, {
+      json: options.json === true,
+      policyFrom: from,
+      virtualTime: options.virtualTime === true,
+      errors: errors.errors,
+      storePath: recorded?.path,
+    });
+  } finally {
+    interrupt.dispose();
+    await recorded?.store.close();
+  }
+  if (recorded !== undefined) {
+    const again = resumeCommand(result.runId, nodesModule, recorded.path, io.cwd);
+    resumeHint(io.err, result.status, interrupt.interrupted(), again);
+  }
+  setExit(result.status === 'completed' ? 0 : 1);
+}

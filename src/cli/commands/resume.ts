@@ -1,0 +1,51 @@
+import type { Command } from 'commander';
+import type { CliIO } from '../io.ts';
+import { addStoreOption } from '../store-option.ts';
+import type { SetExit } from './index.ts';
+
+/** The options commander parses for this command. */
+export interface ResumeCommandOptions {
+  readonly nodes: string;
+  readonly store?: string;
+  readonly policy?: string;
+  readonly events?: string;
+  readonly json?: boolean;
+  readonly deadline?: string;
+  readonly virtualTime?: boolean;
+  readonly seed?: string;
+}
+
+/**
+ * `switchyard resume <run-id> --nodes <module>`: goes on with a recorded run where each item stood, after a
+ * crash, a kill or Ctrl-C. The run's DAG is read again from the file it was recorded from (and the
+ * documents it embeds from theirs), and must be the same document (`E_RESUME_DAG_CHANGED` otherwise); when
+ * the file is gone, the document recorded with the run is used. Prints the summary `run` prints; exit 0
+ * when the run completed. Refused with one line: an unknown run, a finished one, a changed document, a run
+ * another live process holds, a run recorded by a newer version, a node the module no longer registers.
+ * @example
+ * switchyard resume 3f2c…e1 --nodes nodes/demo.ts
+ */
+export function registerResume(program: Command, io: CliIO, setExit: SetExit): void {
+  const command = program
+    .command('resume')
+    .description('go on with a recorded run where each item stood (after a crash, a kill or Ctrl-C)')
+    .argument('<run-id>', 'the run id `switchyard run` printed (see `switchyard runs`)')
+    .requiredOption('--nodes <module>', 'a .ts or .js module exporting `nodes`: an array of node definitions')
+    .option('--policy <file>', 'a runtime policy file (default: the policy the run was recorded with)')
+    .option('--events <file>', "write this process's events as JSON lines (sequence numbers go on)")
+    .option(
+      '--deadline <ms>',
+      'the run deadline from now, in milliseconds (default: the one the run started with)',
+    )
+    .option(
+      '--virtual-time',
+      'for nodes that do no real I/O: go on on a virtual clock, so what is left of a wait, and the back-offs ' +
+        'after it, take no real time',
+    )
+    .option('--seed <n>', 'seed the back-off jitter of the waits from here on')
+    .option('--json', 'print the result as JSON');
+  addStoreOption(command).action(async (runId: string, options: ResumeCommandOptions) => {
+    const { resumeAction } = await import('../actions/resume.ts');
+    await resumeAction(runId, options, io, setExit);
+  });
+}

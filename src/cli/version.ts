@@ -1,4 +1,0 @@
-import pkg from '../../package.json' with { type: 'json' };
-
-/** The package version both programs print for `--version`. */
-export const VERSION: string = pkg.version;
