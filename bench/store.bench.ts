@@ -4,7 +4,9 @@
  * one turn, coalesced into one transaction). Beside them: the memory store, and the same upserts written by
  * hand on a bare better-sqlite3 prepared statement. Medians of several repetitions, each on a fresh file, in
  * wall time and in CPU time (user + system) of this process: on a machine shared with other work the CPU
- * figure is the steadier one, while the wall figure also holds the waits for the disk.
+ * figure is the steadier one, while the wall figure also holds the waits for the disk. Then the cost of a
+ * transaction of 1, 10 and 100 events, written as one row each or as one page (`SECTION=transactions` runs
+ * only that part; `PAGES=0` leaves pages out, for a store that has none).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +16,7 @@ import Database from 'better-sqlite3';
 import { createGroupCommitter } from '../src/store/group-commit.ts';
 import { createMemoryStore } from '../src/store/memory.ts';
 import { openSqliteStore, type SqliteStoreOptions } from '../src/store/sqlite.ts';
-import type { ItemCheckpoint, RunRecord, RunStore, StoreWrite } from '../src/store/types.ts';
+import type { EventRecord, ItemCheckpoint, RunRecord, RunStore, StoreWrite } from '../src/store/types.ts';
 import { median, printTable } from './stats.ts';
 
 const WRITES = Number(process.env.WRITES ?? 20_000);
@@ -144,6 +146,72 @@ async function measure(fn: () => Promise<Elapsed> | Elapsed, writes = WRITES): P
   return { perSecond: (writes * 1000) / wall, us: (wall * 1000) / writes, cpuUs: (cpu * 1000) / writes };
 }
 
+/** Events per repetition of the transaction figures. */
+const EVENTS = Number(process.env.EVENTS ?? 20_000);
+
+/** Event `seq` of the bench run, shaped like the engine's `placement.end`. */
+function event(seq: number): EventRecord {
+  const body = { type: 'placement.end', seq, at: T0 + seq, item: String(seq % ITEMS), placement: 'compose' };
+  return { runId: 'bench', seq, type: 'placement.end', body: { ...body, output: 'drafted', durationMs: 3 } };
+}
+
+/**
+ * Time to write {@link EVENTS} events, `size` per transaction, as one row each or as one page per batch;
+ * with `checkpoint`, each transaction also upserts an item's checkpoint, as a turn of a durable run does.
+ */
+async function eventTransactions(
+  store: RunStore,
+  size: number,
+  as: 'rows' | 'page',
+  withCheckpoint = false,
+): Promise<Elapsed> {
+  const stop = startTimer();
+  for (let seq = 0; seq < EVENTS; seq += size) {
+    const events: EventRecord[] = [];
+    for (let i = seq; i < seq + size; i++) events.push(event(i));
+    const batch: StoreWrite[] =
+      as === 'page'
+        ? [{ kind: 'events', runId: 'bench', events }]
+        : events.map((e): StoreWrite => ({ kind: 'event', event: e }));
+    if (withCheckpoint) batch.push(checkpoint(seq));
+    await store.commit(batch);
+  }
+  const elapsed = stop();
+  if ((await store.lastEventSeq('bench')) !== EVENTS - 1) throw new Error('the bench lost events');
+  await store.close();
+  return elapsed;
+}
+
+/** Per-transaction cost of events as rows or as one page, in CPU µs per transaction and per event. */
+async function transactionRows(): Promise<string[][]> {
+  const out: string[][] = [];
+  const kinds: readonly ('rows' | 'page')[] = process.env.PAGES === '0' ? ['rows'] : ['rows', 'page'];
+  const shapes = [1, 10, 100].map((size) => ({ size, withCheckpoint: false }));
+  shapes.push({ size: 5, withCheckpoint: true });
+  for (const { size, withCheckpoint } of shapes) {
+    for (const as of kinds) {
+      const m = await measure(
+        async () => eventTransactions(await fresh('sqlite'), size, as, withCheckpoint),
+        EVENTS,
+      );
+      const perTx = m.cpuUs * size;
+      const what = `${size} event${size === 1 ? '' : 's'}${withCheckpoint ? ' and a checkpoint' : ''}`;
+      out.push([
+        `${what} per transaction, as ${as === 'page' ? 'one page' : 'rows'}`,
+        `${perTx.toFixed(1)} µs CPU/transaction`,
+        `${m.cpuUs.toFixed(2)} µs CPU/event, ${(m.us * size).toFixed(1)} µs wall/transaction`,
+      ]);
+    }
+  }
+  return out;
+}
+
+if (process.env.SECTION === 'transactions') {
+  printTable(`Run store: ${EVENTS} events per repetition, median of ${REPS}`, await transactionRows());
+  rmSync(folder, { recursive: true, force: true });
+  process.exit(0);
+}
+
 const rows: string[][] = [];
 const add = (label: string, m: Figures) =>
   rows.push([
@@ -176,4 +244,5 @@ add('memory store, batches of 1', await measure(async () => timed(await fresh('m
 add('memory store, batches of 100', await measure(async () => timed(await fresh('memory'), 100, 'commit')));
 
 printTable(`Run store: ${WRITES} checkpoint upserts over ${ITEMS} items, median of ${REPS}`, rows);
+printTable(`Run store: ${EVENTS} events per repetition, median of ${REPS}`, await transactionRows());
 rmSync(folder, { recursive: true, force: true });

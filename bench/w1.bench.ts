@@ -5,62 +5,23 @@
  * written by hand (bench/baseline/compose-validate.ts). Medians of several repetitions.
  */
 import { performance } from 'node:perf_hooks';
-import { dag } from '../src/document/builder.ts';
-import { compile } from '../src/graph/compile.ts';
 import { createDispatcher } from '../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../src/runtime/events.ts';
-import { defineNode } from '../src/runtime/node.ts';
 import { composeValidateLoop, type Draft } from './baseline/compose-validate.ts';
 import { median, printTable } from './stats.ts';
+import { W1_BUDGET, W1_POLICY, w1Workload } from './workloads.ts';
 
 const RUNS = Number(process.env.RUNS ?? 2000);
 const REPS = Number(process.env.REPS ?? 9);
 const WARMUP = 3;
-const BUDGET = 3;
+const BUDGET = W1_BUDGET;
 const TARGET_US = 1.5;
 
-const compiled = compile(
-  dag('urn:bench:w1', { name: 'W1 compose-validate', version: '1' })
-    .budget('compose', BUDGET)
-    .entry('compose')
-    .task('compose', 'urn:bench:compose')
-    .route('drafted', 'validate')
-    .task('validate', 'urn:bench:validate')
-    .route('valid', 'done')
-    .retry('invalid', 'compose', { budget: 'compose', exhausted: 'salvage' })
-    .task('salvage', 'urn:bench:salvage')
-    .route('salvaged', 'done')
-    .terminal('done', 'completed')
-    .build(),
-);
-
-const nodes = [
-  defineNode({
-    id: 'urn:bench:compose',
-    outputs: ['drafted'],
-    run: (item, ctx) => {
-      item.data.draft = `${String(item.data.topic)} #${ctx.visit}`;
-      return 'drafted';
-    },
-  }),
-  defineNode({
-    id: 'urn:bench:validate',
-    outputs: ['valid', 'invalid'],
-    run: (item) => (item.data.draft === undefined ? 'valid' : 'invalid'),
-  }),
-  defineNode({
-    id: 'urn:bench:salvage',
-    outputs: ['salvaged'],
-    run: (item) => {
-      item.data.salvaged = true;
-      return 'salvaged';
-    },
-  }),
-];
+const { compiled, nodes } = w1Workload();
 
 const dispatcher = createDispatcher({
   nodes,
-  policy: { defaults: { backoff: { strategy: 'constant', baseMs: 0, capMs: 0 }, jitter: 'none' } },
+  policy: W1_POLICY,
 });
 
 interface Sample {

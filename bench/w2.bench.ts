@@ -17,15 +17,14 @@
 import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { dag } from '../src/document/builder.ts';
 import { libraryOf } from '../src/document/load.ts';
-import { compile } from '../src/graph/compile.ts';
 import type { PolicyInput } from '../src/policy/types.ts';
 import { createDispatcher } from '../src/runtime/dispatcher.ts';
 import { defineNode } from '../src/runtime/node.ts';
 import { asyncScatterChain, doubleAsync, incrementAsync } from './baseline/async-scatter-chain.ts';
 import { double, increment, scatterChain } from './baseline/scatter-chain.ts';
 import { median, printTable } from './stats.ts';
+import { w2Documents } from './workloads.ts';
 
 const CONCURRENCY = 64;
 /** No placement limits how many items run it at once: the largest limit a policy can state. */
@@ -84,26 +83,7 @@ const LARGE_HEAP_MIB = 16_384;
 const reps = (size: number) => Number(process.env.REPS ?? (size >= 1_000_000 ? 3 : size > 10_000 ? 5 : 9));
 
 function engineRunner(variant: VariantName, withEvents: boolean): (list: number[]) => Promise<void> {
-  const child = dag('urn:bench:w2:child', { name: 'W2 child', version: '1' })
-    .entry('double')
-    .task('double', 'urn:bench:double')
-    .route('ok', 'increment')
-    .task('increment', 'urn:bench:increment')
-    .route('ok', 'done')
-    .terminal('done', 'completed')
-    .build();
-  const parent = compile(
-    dag('urn:bench:w2', { name: 'W2 scatter', version: '1' })
-      .entry('fan')
-      .scatter('fan', { items: '/xs', dag: 'urn:bench:w2:child' })
-      .route('done', 'join')
-      .gather('join', { into: '/out', reducer: 'collect' })
-      .route('completed', 'ok')
-      .route('failed', 'ko')
-      .terminal('ok', 'completed')
-      .terminal('ko', 'failed')
-      .build(),
-  );
+  const { child, parent } = w2Documents();
   const nodes =
     variant === 'sync'
       ? [

@@ -129,7 +129,7 @@ export class Admissions {
 }
 
 /** The documents a run of `dag` may enter: itself and, transitively, the library documents it embeds or scatters over. */
-function reachableDags(dag: Dag, library: DagLibrary | undefined): Dag[] {
+export function reachableDags(dag: Dag, library: DagLibrary | undefined): Dag[] {
   const found = new Map<string, Dag>([[dag.id, dag]]);
   const queue = [dag];
   for (let next = queue.pop(); next !== undefined; next = queue.pop()) {

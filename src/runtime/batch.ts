@@ -72,7 +72,7 @@ class Batcher {
     const dagId = prep.compiled.dag.id;
     const services = run.env.services;
     const contexts = entries.map(
-      (e) => new ExecutionContext(scope, services, at.key, dagId, e.visit, e.state, run.clock),
+      (e) => new ExecutionContext(scope, services, at.key, dagId, e.visit, e.state, run.clock, run.runId),
     );
     const ctx = new BatchExecutionContext(scope, services, at.key, dagId, contexts, run.clock);
     try {

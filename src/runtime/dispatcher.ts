@@ -8,13 +8,18 @@ import { defaultPolicy } from '../policy/defaults.ts';
 import { seededRandom } from '../policy/random.ts';
 import { isResolvedPolicy, resolvePolicy } from '../policy/resolve.ts';
 import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.ts';
-import { Admissions } from './admit.ts';
+import type { RunRecord, RunStore } from '../store/types.ts';
+import { Admissions, reachableDags } from './admit.ts';
 import { copyJson } from './copy.ts';
+import { beginDurable, DurableRun, type RecordedOptions, takeLease } from './durable-run.ts';
 import { EventStream } from './event-stream.ts';
 import type { RunEvent } from './events.ts';
 import { executeRun } from './execute-run.ts';
 import { createItemState, type ItemState, restoreItemState } from './item-state.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from './node.ts';
+import { isCompiled } from './prepare.ts';
+import { Recorder } from './recorder.ts';
+import { readRecordedRun, recordedItems } from './resume-run.ts';
 import { Run, type RunResult } from './run.ts';
 import type { RunEnvironment } from './runner.ts';
 
@@ -32,6 +37,11 @@ export interface DispatcherOptions<S = unknown> {
   readonly random?: Random;
   /** Documents that embed and scatter placements name by IRI; default none. */
   readonly library?: DagLibrary;
+  /**
+   * Where runs are recorded, so that they can be resumed after a crash and looked at afterwards; default
+   * none (runs live in memory only). A run may choose another store, or none, in {@link RunOptions.store}.
+   */
+  readonly store?: RunStore;
 }
 
 /** Options of one run. */
@@ -63,6 +73,30 @@ export interface RunOptions {
    * caught, never left unhandled).
    */
   readonly onEvent?: (event: RunEvent) => unknown;
+  /**
+   * The store this run is recorded in; `false` records nothing even when the dispatcher has a store. A
+   * recorded run writes its record, each item's checkpoint at every transition, each step value and each
+   * event, and holds the run's lease while it runs; `runId` is its id in the store.
+   */
+  readonly store?: RunStore | false;
+  /** The file each document came from, by IRI: recorded with the run and named when a resume finds it changed. */
+  readonly files?: Readonly<Record<string, string>>;
+}
+
+/** Options of {@link Dispatcher.resume}. */
+export interface ResumeOptions {
+  /** The store the run is recorded in; default the dispatcher's. */
+  readonly store?: RunStore;
+  /**
+   * The run's DAG as it is now; default the document recorded with the run. Refused with
+   * `E_RESUME_DAG_CHANGED` when its hash differs from the recorded one, as is any embedded document the
+   * library holds in another version.
+   */
+  readonly dag?: Dag;
+  readonly signal?: AbortSignal;
+  /** The run deadline in ms from the resume (as {@link RunOptions.deadlineMs}). */
+  readonly deadlineMs?: number;
+  readonly onEvent?: (event: RunEvent) => unknown;
 }
 
 /** Runs DAG documents with one set of nodes, services, policy, clock and random source. */
@@ -77,6 +111,17 @@ export interface Dispatcher {
    * starts on the next microtask, so iterate it right away.
    */
   run(dag: Dag | CompiledDag, input?: Record<string, unknown>, options?: RunOptions): Run;
+  /**
+   * Goes on with a recorded run where each item stood: an item waiting until a time sleeps only what is
+   * left of the wait, budgets, journal and visits go on from their checkpoints, a scatter runs only its
+   * unfinished children and an embedded run goes on inside its parent. Refused with `E_RESUME_UNKNOWN_RUN`,
+   * `E_RUN_FINISHED`, `E_RESUME_NEWER_RUN`, `E_RESUME_DAG_CHANGED`, or `E_STORE_LEASE_HELD` while another
+   * process holds the run. The result covers every input item, those that ended before the restart too;
+   * its `stats` count the work done since the resume.
+   * @example
+   * const result = await createDispatcher({ nodes, store }).resume(runId);
+   */
+  resume(runId: string, options?: ResumeOptions): Run;
   /** The resolved policy the dispatcher uses. */
   readonly policy: RuntimePolicy;
 }
@@ -100,44 +145,134 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       : isResolvedPolicy(options.policy)
         ? options.policy
         : resolvePolicy(options.policy);
-  const library = options.library;
-  const admissions = new Admissions(registry, library, policy);
-  const env: RunEnvironment = {
-    services: options.services,
-    policy,
-    clock: withWallTime(options.clock ?? systemClock),
-    random: options.random ?? seededRandom(randomInt(0, 2 ** 32)),
-    library,
-    prepareDag: (dag) => admissions.root(dag),
-    prepareIri: (iri) => admissions.iri(iri),
+  const clock = withWallTime(options.clock ?? systemClock);
+  const random = options.random ?? seededRandom(randomInt(0, 2 ** 32));
+  const environment = (library: DagLibrary | undefined): RunEnvironment => {
+    const admissions = new Admissions(registry, library, policy);
+    return {
+      services: options.services,
+      policy,
+      clock,
+      random,
+      library,
+      prepareDag: (dag) => admissions.root(dag),
+      prepareIri: (iri) => admissions.iri(iri),
+    };
+  };
+  const env = environment(options.library);
+  const started = (
+    runId: string,
+    onEvent: RunOptions['onEvent'],
+    run: (stream: EventStream) => Promise<RunResult>,
+  ) => {
+    const stream = new EventStream(runId, () => clock.now());
+    if (onEvent) stream.listen(onEvent);
+    const settled = Promise.resolve().then(() => run(stream));
+    // Only a listener can fail after the result is assembled; without one the result stands as it is.
+    const result = onEvent ? settled.then((done) => withListenerErrors(done, stream)) : settled;
+    result.then(
+      () => stream.close(),
+      (error: unknown) => stream.close({ error }),
+    );
+    return new Run(runId, result, stream);
   };
 
   return {
     policy,
     run(dag, input = {}, runOptions = {}) {
       const runId = runOptions.runId ?? randomUUID();
-      const clock = env.clock;
-      const stream = new EventStream(runId, () => clock.now());
-      if (runOptions.onEvent) stream.listen(runOptions.onEvent);
-      const settled = Promise.resolve().then(() => {
+      const store = runOptions.store === false ? undefined : (runOptions.store ?? options.store);
+      return started(runId, runOptions.onEvent, (stream) => {
         checkDeadline(runOptions.deadlineMs);
-        const prep = admissions.root(dag);
+        const prep = env.prepareDag(isCompiled(dag) ? dag.dag : dag);
         const compiled = prep.compiled;
         const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
         const states =
           runOptions.resume?.map((saved) => restoreItemState(saved)) ??
           (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), copyJson(data)));
-        return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashDag(compiled.dag));
+        const hashing = hashDag(compiled.dag);
+        // A run without a store starts in this turn: a layer of promises per run is a measurable share of
+        // a short run's cost.
+        if (store === undefined) {
+          return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashing);
+        }
+        const record = {
+          store,
+          runId,
+          dag: compiled.dag,
+          documents: reachableDags(compiled.dag, { get: (iri) => env.prepareIri(iri)?.compiled.dag }).slice(
+            1,
+          ),
+          policy,
+          // A copy: nodes change the states before the record is committed.
+          input: copyJson(runOptions.resume === undefined ? states.map((state) => state.data) : states),
+          options: recordedOptions(entrypoint.key, runOptions, states.length),
+        };
+        return beginDurable(record, clock).then((durable) =>
+          executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashing, durable),
+        );
       });
-      // Only a listener can fail after the result is assembled; without one the result stands as it is.
-      const result = runOptions.onEvent ? settled.then((done) => withListenerErrors(done, stream)) : settled;
-      result.then(
-        () => stream.close(),
-        (error: unknown) => stream.close({ error }),
-      );
-      return new Run(runId, result, stream);
+    },
+    resume(runId, resumeOptions = {}) {
+      const store = resumeOptions.store ?? options.store;
+      return started(runId, resumeOptions.onEvent, async (stream) => {
+        checkDeadline(resumeOptions.deadlineMs);
+        if (store === undefined) {
+          throw new SwitchyardError(
+            'E_INPUT',
+            `resuming run '${runId}' needs the store it is recorded in; pass it as store`,
+          );
+        }
+        const recorded = await readRecordedRun(store, runId, resumeOptions.dag, options.library);
+        const runEnv = environment(recorded.library);
+        const prep = runEnv.prepareDag(recorded.dag);
+        const lease = await takeLease(store, runId, clock);
+        try {
+          const items = await recordedItems(store, recorded.record, prep);
+          const last = await store.lastEventSeq(runId);
+          if (last !== undefined) stream.continueAfter(last);
+          const recorder = new Recorder(store, runId, clock);
+          const durable = new DurableRun(recorder, lease, clock, items.book);
+          const deadlineMs = resumeOptions.deadlineMs ?? recordedDeadline(recorded.record);
+          const limits = deadlineMs === undefined ? resumeOptions : { ...resumeOptions, deadlineMs };
+          const hashing = hashDag(prep.compiled.dag);
+          return executeRun(
+            runEnv,
+            prep,
+            items.entry,
+            items.states,
+            limits,
+            stream,
+            runId,
+            hashing,
+            durable,
+            items,
+          );
+        } catch (error) {
+          await store.releaseLease(lease).catch(() => undefined);
+          throw error;
+        }
+      });
     },
   };
+}
+
+/** What a recorded run keeps of its options, to be resumed with the same ones. */
+function recordedOptions(entrypoint: string, options: RunOptions, items: number): RecordedOptions {
+  const recorded: { -readonly [K in keyof RecordedOptions]: RecordedOptions[K] } = {
+    entrypoint,
+    items,
+    files: { ...(options.files ?? {}) },
+  };
+  if (options.deadlineMs !== undefined) recorded.deadlineMs = options.deadlineMs;
+  if (options.resume !== undefined) recorded.states = true;
+  return recorded;
+}
+
+/** The run deadline a run was started with, for its resume when none is given. */
+function recordedDeadline(record: RunRecord): number | undefined {
+  const deadline = (record.options as Partial<RecordedOptions> | null)?.deadlineMs;
+  return typeof deadline === 'number' ? deadline : undefined;
 }
 
 /**

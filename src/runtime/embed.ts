@@ -3,10 +3,11 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { copyJson } from './copy.ts';
 import type { Outcome } from './decide.ts';
 import { engineError } from './error-summary.ts';
+import { isThenable } from './execute.ts';
 import { createChildState, type ItemState } from './item-state.ts';
 import { embedSegment } from './journal-key.ts';
 import { getPointer, setPointer } from './pointer.ts';
-import type { RunContext } from './runner.ts';
+import type { Ending, RunContext } from './runner.ts';
 
 /**
  * Runs an embed placement: the child DAG gets data built from the `input` mappings (parent pointer → child
@@ -16,9 +17,17 @@ import type { RunContext } from './runner.ts';
  * `result` mappings copy child values back (child pointer → parent pointer, copied; absent values are
  * skipped), and the terminal's outcome (`completed` / `failed`) is the output. A child that fails with an
  * error gives that error as the embed's outcome (its `retry` / `error` route). Pointers naming `__proto__`,
- * `constructor` or `prototype` fail the item with `E_INPUT`.
+ * `constructor` or `prototype` fail the item with `E_INPUT`. In a resumed run the child goes on from its
+ * checkpoint (see {@link RunContext.driveChild}); `visit` and `dag` (the parent's visit of the placement
+ * and the document it is in) name the child's frame.
  */
-export async function runEmbed(run: RunContext, at: CompiledPlacement, state: ItemState): Promise<Outcome> {
+export async function runEmbed(
+  run: RunContext,
+  at: CompiledPlacement,
+  state: ItemState,
+  visit: number,
+  dag: string,
+): Promise<Outcome> {
   const placement = at.placement as EmbedPlacement;
   const child = run.env.prepareIri(placement.dag);
   if (child === undefined) {
@@ -36,8 +45,11 @@ export async function runEmbed(run: RunContext, at: CompiledPlacement, state: It
     const value = getPointer(state.data, mapping.from);
     if (value !== undefined) data = setPointer(data, mapping.to, copyJson(value));
   }
-  const childState = createChildState(state, `${state.id}/${at.key}`, embedSegment(at.key), data);
-  const ending = await run.drive(child, childState, entry);
+  const frame = { kind: 'embed', dag, placement: at.key, visit } as const;
+  const fresh = createChildState(state, `${state.id}/${at.key}`, embedSegment(at.key), data, frame);
+  const childState = fresh;
+  const running = run.driveChild(child, childState, entry);
+  const ending = isThenable<Ending>(running) ? await running : running;
   if (ending.kind === 'stopped') throw run.signal.reason;
   if (ending.kind === 'failed') return { error: ending.error };
   for (const mapping of placement.result) {

@@ -49,6 +49,11 @@ export class EventStream {
     this.active = true;
   }
 
+  /** Numbers the next event `seq + 1`: a resumed run's events go on after those it recorded before. */
+  continueAfter(seq: number): void {
+    this.seq = seq + 1;
+  }
+
   /** Stamps and delivers one event; `time` saves a clock read when the caller has just made one. */
   emit(body: EventBody, time: number = this.now()): void {
     // Stamping the body in place, rather than spreading it into a new object, keeps emission cheap enough

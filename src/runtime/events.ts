@@ -37,6 +37,8 @@ export interface RunStartEvent extends Base {
   /** SHA-256 of the document's canonical N-Quads. */
   readonly hash: string;
   readonly items: number;
+  /** True when the run goes on from its checkpoints after a restart (the items already ended are counted). */
+  readonly resumed?: boolean;
 }
 
 export interface RunEndEvent extends Base {

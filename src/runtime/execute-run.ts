@@ -1,12 +1,14 @@
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import type { DurableRun } from './durable-run.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
 import { createItemState, type ItemState } from './item-state.ts';
 import { POST_PHASE_DEADLINE_MS, runPhases } from './phases.ts';
 import type { Prepared } from './prepare.ts';
-import { emptyRecord, ownValue } from './record.ts';
-import type { ItemAborted, ItemFailure, ItemResult, PhaseError, RunResult } from './run.ts';
+import { ResultLists } from './result-lists.ts';
+import type { ResumedItems } from './resume-run.ts';
+import type { PhaseError, RunResult } from './run.ts';
 import { type Ending, RunContext, type RunEnvironment } from './runner.ts';
 
 /** The parts of the run options this module reads. */
@@ -28,16 +30,28 @@ export async function executeRun(
   stream: EventStream,
   runId: string,
   hashing: Promise<string>,
+  durable?: DurableRun,
+  resumed?: ResumedItems,
 ): Promise<RunResult> {
   const hash = await hashing;
   const clock = env.clock;
   const startedAt = clock.now();
   const deadlineMs = limits.deadlineMs ?? env.policy.run.deadlineMs;
+  // The recorder listens to the stream before the run looks at whether anyone does.
+  durable?.listen(stream);
   const run = new RunContext(
     env,
     stream.active ? stream : undefined,
     deadlineMs === undefined ? Number.POSITIVE_INFINITY : startedAt + deadlineMs,
   );
+  run.runId = runId;
+  if (durable !== undefined) {
+    run.durable = { recorder: durable.recorder, book: durable.book };
+    durable.attach(states, (error) => {
+      durable.recorder.failure ??= error;
+      run.stop('abort', error);
+    });
+  }
 
   // Only a run with a deadline needs the timer: creating and aborting a controller per run is not free.
   const timer = deadlineMs === undefined ? undefined : new AbortController();
@@ -56,12 +70,16 @@ export async function executeRun(
   if (userSignal?.aborted) onAbort();
   else userSignal?.addEventListener('abort', onAbort, { once: true });
 
+  let result: RunResult | undefined;
   try {
-    return await carryOut(run, prep, entrypoint, states, runId, hash, startedAt);
+    result = await carryOut(run, prep, entrypoint, states, runId, hash, startedAt, resumed);
   } finally {
     timer?.abort();
     userSignal?.removeEventListener('abort', onAbort);
+    // A run that stopped on an abort stays resumable; one that ended (however) is finished for good.
+    await durable?.finish(result === undefined || result.status === 'aborted' ? 'aborted' : result.status);
   }
+  return result;
 }
 
 /** Pre phases, the items, post phases (always), the result. */
@@ -73,17 +91,44 @@ async function carryOut(
   runId: string,
   hash: string,
   startedAt: number,
+  resumed: ResumedItems | undefined,
 ): Promise<RunResult> {
+  const starts = resumed?.starts;
   const dagId = prep.compiled.dag.id;
   const clock = run.clock;
-  run.events?.emit({ type: 'run.start', dag: dagId, hash, items: states.length });
+  run.events?.emit(
+    starts === undefined
+      ? { type: 'run.start', dag: dagId, hash, items: states.length }
+      : { type: 'run.start', dag: dagId, hash, items: states.length, resumed: true },
+  );
   const runItem = createItemState('run', { items: states.length });
 
   let endings: Ending[];
   const phaseErrors: PhaseError[] = [];
-  const preError = await runPhases(run, prep, prep.compiled.pre, runItem, run);
-  if (preError !== undefined) {
+  // A resumed run whose items had started ran its pre phases; one that stopped before them runs them now.
+  // Without pre phases the items start in this turn (a durable run's first transaction then holds them).
+  const preError =
+    resumed?.preDone === true || prep.compiled.pre.length === 0
+      ? undefined
+      : await runPhases(run, prep, prep.compiled.pre, runItem, run);
+  if (resumed?.preFailure !== undefined) phaseErrors.push(resumed.preFailure);
+  if (run.stopReason === 'abort' || run.stopReason === 'deadline') {
+    // Stopped during the pre phases: no item has started, and a durable run records none, so a resume
+    // runs the pre phases again.
+    endings = states.map((_state, i) => {
+      const start = starts?.[i];
+      return start !== undefined && 'ended' in start
+        ? start.ended
+        : { kind: 'stopped', placement: entrypoint.key, waitingFor: 'queue' };
+    });
+  } else if (preError !== undefined) {
     phaseErrors.push(preError);
+    // Recorded as the ending of the run's own phase item, so that a resume reports it again.
+    run.ended(dagId, runItem, preError.placement, {
+      kind: 'failed',
+      placement: preError.placement,
+      error: { ...preError.error, engineCode: preError.error.code, kind: preError.error.kind ?? 'error' },
+    });
     const error: ClassifiedError = {
       engineCode: preError.error.code,
       code: preError.error.code,
@@ -93,12 +138,20 @@ async function carryOut(
     };
     endings = states.map((state) => run.failed(dagId, state, preError.placement, error));
   } else {
-    endings = await Promise.all(states.map((state) => run.drive(prep, state, entrypoint)));
+    endings = await Promise.all(
+      states.map((state, i) => {
+        const start = starts?.[i];
+        if (start === undefined) return run.drive(prep, state, entrypoint);
+        return 'ended' in start ? start.ended : run.drive(prep, state, start.at, start.resumed);
+      }),
+    );
   }
 
   const result = assemble(run, dagId, states, endings);
+  // An abort that came once every item had ended stopped nothing: the run ended as its items did (and a
+  // durable run is then finished, not resumable).
   const statusOf = () =>
-    run.stopReason === 'abort'
+    run.stopReason === 'abort' && result.aborted.length > 0
       ? 'aborted'
       : result.completed === states.length && phaseErrors.length === 0
         ? 'completed'
@@ -153,33 +206,17 @@ async function carryOut(
 
 /** Sorts endings into the three lists, in input order; stopped items fail with E_RUN_DEADLINE on a deadline. */
 function assemble(run: RunContext, dagId: string, states: readonly ItemState[], endings: readonly Ending[]) {
-  const items: ItemResult[] = [];
-  const failures: ItemFailure[] = [];
-  const aborted: ItemAborted[] = [];
-  const byTerminal = emptyRecord<number>();
-  let completed = 0;
+  const lists = new ResultLists();
   endings.forEach((ending, i) => {
     const state = states[i] as ItemState;
-    if (ending.kind === 'terminal') {
-      items.push({
-        id: state.id,
-        terminal: ending.placement,
-        outcome: ending.outcome,
-        data: state.data,
-        state,
-      });
-      byTerminal[ending.placement] = (ownValue(byTerminal, ending.placement) ?? 0) + 1;
-      if (ending.outcome === 'completed') completed++;
-    } else if (ending.kind === 'failed') {
-      failures.push({ id: state.id, placement: ending.placement, error: summarise(ending.error), state });
-    } else if (run.stopReason === 'deadline') {
+    if (ending.kind === 'terminal') lists.terminal(state, ending.placement, ending.outcome);
+    else if (ending.kind === 'failed') lists.failed(state, ending.placement, summarise(ending.error));
+    else if (run.stopReason === 'deadline') {
       const message = `the run deadline passed while item ${state.id} was at '${ending.placement}' (waiting for ${ending.waitingFor}); raise the run deadline`;
       const error = engineError('E_RUN_DEADLINE', message, 'timeout');
       run.failed(dagId, state, ending.placement, error);
-      failures.push({ id: state.id, placement: ending.placement, error: summarise(error), state });
-    } else {
-      aborted.push({ item: state.id, placement: ending.placement, waitingFor: ending.waitingFor, state });
-    }
+      lists.failed(state, ending.placement, summarise(error));
+    } else lists.stopped(state, ending.placement, ending.waitingFor);
   });
-  return { items, failures, aborted, byTerminal, completed };
+  return lists;
 }

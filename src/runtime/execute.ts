@@ -3,7 +3,7 @@ import type { Clock } from '../policy/types.ts';
 import { LinkedAbort, unwatchAbort, watchAbort } from './abort-watch.ts';
 import { spent } from './budgets.ts';
 import type { ItemState } from './item-state.ts';
-import { journalStep } from './journal.ts';
+import { journalStep, type StepInfo } from './journal.ts';
 import type { BatchContext, NodeContext, NodeResult } from './node.ts';
 
 /** A node's result in one shape: the output, and the hints it gave. */
@@ -97,6 +97,7 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
     readonly visit: number,
     private readonly state: ItemState,
     private readonly clock: Clock,
+    private readonly runId: string,
   ) {}
 
   get signal(): AbortSignal {
@@ -125,8 +126,8 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
    */
   stepFailure: SwitchyardError | undefined;
 
-  step<T>(key: string, fn: () => T | Promise<T>): Promise<T> {
-    return journalStep(this.state, key, fn).catch((error: unknown) => {
+  step<T>(key: string, fn: (info: StepInfo) => T | Promise<T>): Promise<T> {
+    return journalStep(this.state, key, fn, this.runId).catch((error: unknown) => {
       if (isSwitchyardError(error) && error.code === 'E_STEP_VALUE') this.stepFailure ??= error;
       throw error;
     });

@@ -1,4 +1,5 @@
 import type { GatherPlacement } from '../document/model.ts';
+import { canonicalJson } from './canonical-json.ts';
 import type { ErrorSummary } from './events.ts';
 
 /** What one scatter child came back with. */
@@ -20,17 +21,6 @@ export interface ChildResult {
 export interface GatherOutcome {
   readonly output: 'completed' | 'failed';
   readonly value: unknown;
-}
-
-/** A canonical JSON text (object keys sorted), so that JSON-equal values compare equal. */
-function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const record = value as Record<string, unknown>;
-  const keys = Object.keys(record)
-    .filter((key) => record[key] !== undefined)
-    .sort();
-  return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
 }
 
 /** The largest group of JSON-equal values among completed children (ties: the group seen first in input order). */

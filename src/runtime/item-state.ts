@@ -1,4 +1,5 @@
 import type { RouteKind } from '../document/model.ts';
+import type { PositionFrame } from '../store/types.ts';
 import { copyJson } from './copy.ts';
 import type { JournalEntry } from './journal-value.ts';
 import { emptyRecord, ownValue, recordFrom } from './record.ts';
@@ -30,6 +31,10 @@ export interface ItemState {
   readonly trail: TrailEntry[];
   readonly visits: Record<string, number>;
   readonly scope?: string;
+  /** The id of the input item this one descends from (absent on input items themselves). */
+  readonly root?: string;
+  /** The embeds and scatters between the run's DAG and this item, outermost first (absent on input items). */
+  readonly frames?: readonly PositionFrame[];
 }
 
 /**
@@ -51,6 +56,7 @@ export function createChildState(
   id: string,
   segment: string,
   data: Record<string, unknown>,
+  frame: PositionFrame,
 ): ItemState {
   return {
     id,
@@ -60,6 +66,8 @@ export function createChildState(
     trail: [],
     visits: emptyRecord(),
     scope: (parent.scope ?? '') + segment,
+    root: parent.root ?? parent.id,
+    frames: parent.frames === undefined ? [frame] : [...parent.frames, frame],
   };
 }
 
@@ -78,6 +86,27 @@ export function restoreItemState(saved: ItemState, id: string = saved.id): ItemS
     visits: recordFrom(saved.visits, countOf),
   };
   return typeof saved.scope === 'string' && saved.scope !== '' ? { ...state, scope: saved.scope } : state;
+}
+
+/**
+ * Rebuilds the state of an item from its checkpoint, sharing `journal` (the journal of the input item it
+ * descends from, rebuilt from the committed step values) and keeping its place below that item.
+ */
+export function restoreCheckpointState(
+  saved: ItemState,
+  journal: ItemState['journal'],
+  place: {
+    readonly id: string;
+    readonly scope?: string;
+    readonly root?: string;
+    readonly frames?: readonly PositionFrame[];
+  },
+): ItemState {
+  const base = restoreItemState({ ...saved, journal: emptyRecord() }, place.id);
+  const state: ItemState = { ...base, journal };
+  return place.root === undefined
+    ? state
+    : { ...state, scope: place.scope ?? '', root: place.root, frames: place.frames ?? [] };
 }
 
 /** A count read from a checkpoint: a non-negative integer, else 0. */

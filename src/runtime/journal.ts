@@ -1,6 +1,6 @@
 import type { ItemState } from './item-state.ts';
 import { journalKey } from './journal-key.ts';
-import { encodeStepValue, replayEntry, unrecordableError } from './journal-value.ts';
+import { encodeStepValue, type JournalEntry, replayEntry, unrecordableError } from './journal-value.ts';
 import { ownValue } from './record.ts';
 
 /**
@@ -8,6 +8,23 @@ import { ownValue } from './record.ts';
  * beside the journal, keyed by its identity, and go when it does.
  */
 const running = new WeakMap<object, Map<string, Promise<unknown>>>();
+
+/** Where a durable run commits the step values of one input item's journal; resolves once it is durable. */
+export type StepSink = (key: string, entry: JournalEntry) => Promise<void>;
+
+/** The sink of each journal of a durable run's input items, keyed by the journal's identity. */
+const sinks = new WeakMap<object, StepSink>();
+
+/** Makes every step recorded in `journal` (an input item's, shared by its children) use `sink`. */
+export function bindJournal(journal: object, sink: StepSink): void {
+  sinks.set(journal, sink);
+}
+
+/** What `fn` of a step is given: a key that is the same on every run of this step of this item in this run. */
+export interface StepInfo {
+  /** `<run id>/<input item id>/<step path>`: pass it to an API that deduplicates requests. */
+  readonly idempotencyKey: string;
+}
 
 function runningOf(journal: object): Map<string, Promise<unknown>> {
   let steps = running.get(journal);
@@ -30,10 +47,17 @@ function runningOf(journal: object): Map<string, Promise<unknown>> {
  * - A value that cannot be encoded (a function, a symbol, a class instance) is recorded as unrecordable and
  *   the call rejects with `E_STEP_VALUE`, now and on every replay: `fn` never runs again.
  * - A thrown (or rejected) `fn` records nothing, so a later visit runs it again.
+ * - `fn` gets an idempotency key for the step (run id, input item id, step path); in a durable run the
+ *   value is committed to the store before this call resolves (see {@link bindJournal}).
  * @example
  * const receipt = await journalStep(state, 'charge', () => card.charge(amount));
  */
-export async function journalStep<T>(state: ItemState, key: string, fn: () => T | Promise<T>): Promise<T> {
+export async function journalStep<T>(
+  state: ItemState,
+  key: string,
+  fn: (info: StepInfo) => T | Promise<T>,
+  runId = '',
+): Promise<T> {
   const journal = state.journal;
   const id = journalKey(state.scope, key);
   const recorded = ownValue(journal, id);
@@ -44,7 +68,9 @@ export async function journalStep<T>(state: ItemState, key: string, fn: () => T 
     await pending;
     return replayEntry(journal[id] as NonNullable<typeof recorded>, id) as T;
   }
-  const run = record(journal, id, fn);
+  const sink = sinks.get(journal);
+  const idempotencyKey = `${runId}/${state.root ?? state.id}/${id}`;
+  const run = record(journal, id, () => fn({ idempotencyKey }), sink);
   steps.set(id, run);
   try {
     return (await run) as T;
@@ -53,9 +79,16 @@ export async function journalStep<T>(state: ItemState, key: string, fn: () => T 
   }
 }
 
-async function record(journal: ItemState['journal'], id: string, fn: () => unknown): Promise<unknown> {
+async function record(
+  journal: ItemState['journal'],
+  id: string,
+  fn: () => unknown,
+  sink: StepSink | undefined,
+): Promise<unknown> {
   const value = await fn();
   const entry = encodeStepValue(value);
+  // A durable run's value is committed before the node's code sees it, so the step never runs again.
+  if (sink !== undefined) await sink(id, entry);
   journal[id] = entry;
   if ('unrecordable' in entry) throw unrecordableError(id, entry.unrecordable);
   return replayEntry(entry, id);

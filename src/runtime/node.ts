@@ -1,4 +1,5 @@
 import { SwitchyardError } from '../errors.ts';
+import type { StepInfo } from './journal.ts';
 
 /** What a node receives for each item: its id and its mutable, plain-JSON data. */
 export interface ItemView {
@@ -49,10 +50,12 @@ export interface NodeContext<S = unknown> {
    *   again. Return plain data.
    * - A `fn` that throws records nothing: a later visit runs it again.
    *
-   * `fn` takes no argument; it may be given one in a later version (a step's idempotency key), which a
-   * function of no parameters simply ignores.
+   * `fn` is given `{ idempotencyKey }`: `<run id>/<input item id>/<step path>`, the same every time this
+   * step of this item runs in this run, resumes included; pass it to an API that deduplicates requests.
+   * In a durable run the value is committed to the store before `step` resolves; a crash after `fn`
+   * finished and before that commit runs `fn` again on resume, with the same key.
    */
-  step<T>(key: string, fn: () => T | Promise<T>): Promise<T>;
+  step<T>(key: string, fn: (info: StepInfo) => T | Promise<T>): Promise<T>;
 }
 
 /** The context of a batch execution: one per item, in the order of `items`. */

@@ -44,7 +44,16 @@ export async function runPhases(
     } else {
       run.executions++;
       const scope = scopeOf(source, prep.timings[at.index]?.deadlineMs ?? fallbackDeadlineMs);
-      const ctx = new ExecutionContext(scope, run.env.services, at.key, dagId, visit, runItem, run.clock);
+      const ctx = new ExecutionContext(
+        scope,
+        run.env.services,
+        at.key,
+        dagId,
+        visit,
+        runItem,
+        run.clock,
+        run.runId,
+      );
       try {
         const result = node.run(runItem, ctx);
         if (isThenable(result)) await settleNode(result, source.signal, run.clock, at.key, scope);

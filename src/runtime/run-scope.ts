@@ -16,11 +16,16 @@ export interface Slots {
 export type StopReason = 'abort' | 'deadline' | 'cancel';
 
 /** The counters of a run, shared by the run and the cancellable scopes inside it. */
-interface Tally {
+export interface Tally {
   executions: number;
   retries: number;
   salvages: number;
   exhausted: number;
+}
+
+/** Counters at zero: a run's before it starts, a report that adds nothing. */
+export function emptyTally(): Tally {
+  return { executions: 0, retries: 0, salvages: 0, exhausted: 0 };
 }
 
 /**
@@ -51,7 +56,7 @@ export class RunScope {
   ) {
     this.clock = env.clock;
     this.root = parent?.run.root ?? this;
-    this.tally = parent?.run.tally ?? { executions: 0, retries: 0, salvages: 0, exhausted: 0 };
+    this.tally = parent?.run.tally ?? emptyTally();
     this.slots = parent?.run.slots ?? new Map();
   }
 

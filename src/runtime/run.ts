@@ -54,7 +54,8 @@ export interface RunStats {
 /**
  * The outcome of a run. Every input item is in exactly one of `items`, `failures` and `aborted`.
  * `status` is `completed` only when every item ended at a completed terminal and no phase threw; `aborted`
- * when the caller's signal aborted it; `failed` otherwise (the run deadline included).
+ * when the caller's signal stopped an item (then listed in `aborted`); `failed` otherwise (the run deadline
+ * included). An abort that comes once every item has ended leaves the status as the items made it.
  */
 export interface RunResult {
   readonly runId: string;

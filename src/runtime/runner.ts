@@ -4,22 +4,24 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
 import { sleepUnder } from './abort-watch.ts';
-import { decide, type Outcome } from './decide.ts';
-import { runEmbed } from './embed.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
 import type { ErrorSummary } from './events.ts';
 import { isThenable } from './execute.ts';
-import { follow } from './follow.ts';
-import type { ChildResult } from './gather.ts';
-import { reduceChildren } from './gather.ts';
-import { countVisit, type ItemState } from './item-state.ts';
-import { setPointer } from './pointer.ts';
+import type { ItemState } from './item-state.ts';
 import type { Prepared } from './prepare.ts';
+import { endingRecord, type Recorder } from './recorder.ts';
+import {
+  endingOf,
+  placementOf,
+  type ResumeBook,
+  type Resumed,
+  restoreInto,
+  resumedFrom,
+} from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
 import { RunScope } from './run-scope.ts';
-import { runScatter } from './scatter.ts';
-import { runTask, type TaskOutcome } from './task.ts';
+import { freshCarry, step, type Transition } from './step.ts';
 
 /** How an item left a DAG: at a terminal, failed with an error, or stopped by an abort or the run deadline. */
 export type Ending =
@@ -52,8 +54,17 @@ export class RunContext extends RunScope {
    * they stand (an ending of kind `stopped`), while the rest of the run goes on.
    */
   cancellable(cancel: AbortSignal): RunContext {
-    return new RunContext(this.env, this.events, this.runDeadlineAt, { run: this, cancel });
+    const scope = new RunContext(this.env, this.events, this.runDeadlineAt, { run: this, cancel });
+    scope.durable = this.durable;
+    scope.runId = this.runId;
+    return scope;
   }
+
+  /** The run's id, for the idempotency keys of its steps. */
+  runId = '';
+
+  /** How a durable run is recorded and, when it is resumed, the checkpoints it goes on from. */
+  durable: { readonly recorder: Recorder; readonly book: ResumeBook | undefined } | undefined;
 
   /** Emits `placement.start` on `ev` (the caller checks `events` first) and returns its time, for {@link placementEnd}. */
   placementStart(ev: EventStream, item: string, dag: string, placement: string, visit: number): number {
@@ -83,122 +94,73 @@ export class RunContext extends RunScope {
   }
 
   /**
-   * Moves one item from `start` until it ends. Never rejects: failures, aborts, the run deadline and errors
-   * of the engine itself (`E_ENGINE`, or the code of a thrown SwitchyardError) all come back as an
-   * {@link Ending}.
+   * Moves one item from `start` until it ends, one {@link step} at a time; a durable run records each
+   * transition before the item acts on it (see {@link Recorder}). `resumed` continues an item from its
+   * checkpoint: what it carried, and the wall time its wait ends. Never rejects: failures, aborts, the run
+   * deadline and errors of the engine itself (`E_ENGINE`, or the code of a thrown SwitchyardError) all come
+   * back as an {@link Ending}.
    */
-  async drive(prep: Prepared, state: ItemState, start: CompiledPlacement): Promise<Ending> {
-    const compiled = prep.compiled;
-    const dagId = compiled.dag.id;
-    const ev = this.events;
+  async drive(
+    prep: Prepared,
+    state: ItemState,
+    start: CompiledPlacement,
+    resumed?: Resumed,
+  ): Promise<Ending> {
+    const dagId = prep.compiled.dag.id;
+    const carry = resumed?.carry ?? freshCarry();
     let at = start;
-    let waiting: WaitingFor = 'queue';
-    let gathered: readonly ChildResult[] | undefined;
-    let previousDelays: Map<string, number> | undefined;
     try {
+      if (resumed?.until !== undefined) {
+        // A wait recorded before a restart ends at the same wall time: only what is left of it is slept.
+        const left = resumed.until - this.clock.wallNow();
+        if (left > 0) {
+          carry.waiting = 'backoff';
+          await sleepUnder(this.clock, left, this.signal);
+        }
+      }
       for (;;) {
-        if (this.stopReason !== undefined) return this.stopped(dagId, state, at.key, waiting);
-        const placement = at.placement;
-        if (placement.kind === 'terminal') {
-          countVisit(state, at.key);
-          if (ev)
-            ev.emit({
-              type: 'item.end',
-              item: state.id,
-              dag: dagId,
-              terminal: at.key,
-              outcome: placement.outcome,
-            });
-          return { kind: 'terminal', placement: at.key, outcome: placement.outcome };
-        }
-
-        let outcome: TaskOutcome | Outcome;
-        let started = 0;
-        if (placement.kind === 'task') {
-          const semaphore = this.semaphoreOf(prep, at);
-          if (semaphore !== undefined && !semaphore.tryAcquire()) {
-            waiting = 'queue';
-            await semaphore.acquire(this.signal);
-          }
-          waiting = 'node';
-          try {
-            const visit = countVisit(state, at.key);
-            if (ev) started = this.placementStart(ev, state.id, dagId, at.key, visit);
-            const pending = runTask(this, prep, at, state, visit);
-            outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
-          } finally {
-            semaphore?.release();
-          }
-        } else {
-          waiting = 'node';
-          const visit = countVisit(state, at.key);
-          if (ev) started = this.placementStart(ev, state.id, dagId, at.key, visit);
-          if (placement.kind === 'scatter') {
-            const children = await runScatter(this, prep, at, state);
-            if ('error' in children) outcome = children;
-            else {
-              gathered = children.results;
-              outcome = { output: 'done' };
-            }
-          } else if (placement.kind === 'gather') {
-            const reduced = reduceChildren(placement, gathered ?? []);
-            gathered = undefined;
-            state.data = setPointer(state.data, placement.into, reduced.value);
-            outcome = { output: reduced.output };
-          } else if (placement.kind === 'embed') {
-            outcome = await runEmbed(this, at, state);
-          } else {
-            // Phases are not on item paths: the dispatcher refuses documents that route to them
-            // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.
-            outcome = { output: 'done' };
-          }
-        }
-
-        const timing = prep.timings[at.index] ?? this.env.policy.defaults;
-        let hint: unknown = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
-        if (hint !== undefined) hint = this.usableHint(hint, state.id, dagId, at.key, 'returned');
-        else if ('error' in outcome && outcome.error.retryAfter !== undefined)
-          this.usableHint(outcome.error.retryAfter, state.id, dagId, at.key, 'threw an error with');
-        const now = this.clock.now();
-        // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
-        const wallNow =
-          hint !== undefined || ('error' in outcome && outcome.error.retryAfter !== undefined)
-            ? this.clock.wallNow()
-            : now;
-        const decision = decide(
-          at,
-          compiled.budgets,
-          state,
-          outcome,
-          timing,
-          now,
-          this.runDeadlineAt,
-          this.env.random,
-          hint,
-          previousDelays === undefined ? undefined : previousDelayOf(previousDelays, at, outcome),
-          wallNow,
-        );
-        if (ev) {
-          const error = 'error' in outcome ? summarise(outcome.error) : undefined;
-          this.placementEnd(ev, state.id, dagId, at.key, decision.output, started, error, now);
-        }
-        if (decision.type === 'fail') return this.failed(dagId, state, at.key, decision.error);
-        if (decision.type === 'wait') {
-          previousDelays ??= new Map();
-          previousDelays.set(decision.budget, decision.delayMs);
-        }
+        carry.waiting = 'queue';
+        if (this.stopReason !== undefined) return this.stopped(dagId, state, at.key, carry.waiting);
+        const pending = step(this, prep, state, at, carry);
+        const moved = isThenable<Transition>(pending) ? await pending : pending;
+        // `step` has recorded the transition (a durable run's checkpoint) in the same turn as its events.
+        if (moved.kind !== 'move') return moved;
         // From here the item belongs to its next placement: an abort during the back-off reports it there.
-        at = follow(this, dagId, state, at, decision, now);
-        if (decision.type === 'wait' && decision.delayMs > 0) {
-          waiting = 'backoff';
-          await sleepUnder(this.clock, decision.delayMs, this.signal);
+        at = moved.to;
+        if (moved.delayMs > 0) {
+          carry.waiting = 'backoff';
+          // A durable run's wait starts once its end is in the store: a store on the network takes turns to
+          // commit, and a short wait must not end (and the item act) before it is recorded.
+          if (this.durable !== undefined) await this.durable.recorder.settled().catch(() => undefined);
+          await sleepUnder(this.clock, moved.delayMs, this.signal);
         }
-        waiting = 'queue';
       }
     } catch (error) {
-      if (this.stopReason !== undefined) return this.stopped(dagId, state, at.key, waiting);
+      if (this.stopReason !== undefined) return this.stopped(dagId, state, at.key, carry.waiting);
       return this.failed(dagId, state, at.key, engineFailure(error, at.key));
     }
+  }
+
+  /**
+   * Runs a child item (an embed's, a scatter's) from `entry` to its end, or, in a resumed run, from where
+   * its checkpoint left it, restored into `child`; a child that had ended before the restart is not run
+   * again, and gives its recorded ending.
+   */
+  driveChild(prep: Prepared, child: ItemState, entry: CompiledPlacement): Promise<Ending> | Ending {
+    const book = this.durable?.book;
+    const saved = book === undefined ? undefined : book.take(child.id, child.frames ?? []);
+    if (saved === undefined) return this.drive(prep, child, entry);
+    restoreInto(saved, child);
+    if (saved.status === 'ended' && saved.ending !== undefined) {
+      return endingOf(saved.ending, saved.position.placement);
+    }
+    return this.drive(prep, child, placementOf(prep, saved) ?? entry, resumedFrom(saved));
+  }
+
+  /** Records the ending of an item of a durable run, in the same turn as the event that reports it. */
+  ended(dagId: string, state: ItemState, placement: string, ending: Ending): Ending {
+    this.durable?.recorder.ended(dagId, state, placement, endingRecord(ending, ending.kind === 'stopped'));
+    return ending;
   }
 
   /**
@@ -220,10 +182,12 @@ export class RunContext extends RunScope {
    * the run goes on without them; the run's result reports the items an abort or the deadline stopped.
    */
   stopped(dagId: string, state: ItemState, placement: string, waitingFor: WaitingFor): Ending {
-    if (this.events && this.stopReason === 'cancel') {
-      this.events.emit({ type: 'item.cancelled', item: state.id, dag: dagId, placement, waitingFor });
+    const ending: Ending = { kind: 'stopped', placement, waitingFor };
+    if (this.stopReason === 'cancel') {
+      this.events?.emit({ type: 'item.cancelled', item: state.id, dag: dagId, placement, waitingFor });
+      this.ended(dagId, state, placement, ending);
     }
-    return { kind: 'stopped', placement, waitingFor };
+    return ending;
   }
 
   /** An item that cannot go on: reported with its error (event), returned as an ending. */
@@ -237,19 +201,8 @@ export class RunContext extends RunScope {
         error: summarise(error),
       });
     }
-    return { kind: 'failed', placement, error };
+    return this.ended(dagId, state, placement, { kind: 'failed', placement, error });
   }
-}
-
-/** The previous delay of the budget the outcome's route spends, for decorrelated back-off. */
-function previousDelayOf(
-  delays: ReadonlyMap<string, number>,
-  at: CompiledPlacement,
-  outcome: TaskOutcome | Outcome,
-): number | undefined {
-  const output = 'output' in outcome ? outcome.output : 'retry';
-  const budget = at.routes.get(output)?.route.budget;
-  return budget === undefined ? undefined : delays.get(budget);
 }
 
 /** An error the engine threw while moving an item (not a node's error), as the item's failure. */

@@ -10,13 +10,15 @@ import { countVisit, createChildState, type ItemState } from './item-state.ts';
 import { scatterSegment } from './journal-key.ts';
 import { getPointer } from './pointer.ts';
 import type { Prepared } from './prepare.ts';
+import { endingRecord } from './recorder.ts';
+import { endingOf, restoredState } from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
 import { runTask, type TaskOutcome } from './task.ts';
 
 /** Outputs of a scatter body node that mark the child as failed; every other output completes it. */
-const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'error']);
+export const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'error']);
 
 /**
  * Fans the array at the scatter's `items` pointer out into child items and runs them. The placement's
@@ -43,6 +45,7 @@ export async function runScatter(
   prep: Prepared,
   at: CompiledPlacement,
   state: ItemState,
+  visit: number,
 ): Promise<{ readonly results: ChildResult[] } | { readonly error: ClassifiedError }> {
   const placement = at.placement as ScatterPlacement;
   const list = getPointer(state.data, placement.items);
@@ -60,7 +63,8 @@ export async function runScatter(
   }
 
   const done = at.routes.get('done')?.target.placement;
-  const job = new ScatterJob(run, prep, at, state, list, body, done?.kind === 'gather' ? done : undefined);
+  const gather = done?.kind === 'gather' ? done : undefined;
+  const job = new ScatterJob(run, prep, at, state, visit, list, body, gather);
   const limit = Math.max(1, Math.min(list.length, prep.timings[at.index]?.concurrency ?? list.length));
   const workers: Promise<void>[] = [];
   for (let w = 0; w < limit; w++) workers.push(job.work());
@@ -88,6 +92,7 @@ class ScatterJob {
     private readonly prep: Prepared,
     private readonly at: CompiledPlacement,
     private readonly parent: ItemState,
+    private readonly visit: number,
     private readonly list: readonly unknown[],
     private readonly body: Prepared | undefined,
     private readonly gather: GatherPlacement | undefined,
@@ -126,25 +131,39 @@ class ScatterJob {
     }
   }
 
-  /** Runs child `index` to its end; a child stopped by the cancellation is recorded as cancelled. */
+  /**
+   * Runs child `index` to its end; a child stopped by the cancellation is recorded as cancelled. In a
+   * resumed run a child that had ended is not run again, and a sub-DAG child goes on from its checkpoint.
+   */
   private async runChild(index: number): Promise<void> {
     const item = copyJson(this.list[index]);
-    const child = createChildState(
+    const dagId = this.prep.compiled.dag.id;
+    const frame = { kind: 'scatter', dag: dagId, placement: this.at.key, visit: this.visit, index } as const;
+    const segment = scatterSegment(this.at.key, index);
+    const fresh = createChildState(
       this.parent,
       `${this.parent.id}.${index}`,
-      scatterSegment(this.at.key, index),
+      segment,
       { item, index },
+      frame,
     );
     try {
       if (this.body === undefined) {
-        const pending = bodyOutcome(this.scope, this.prep, this.at, child);
-        this.fromOutcome(index, child, isThenable<TaskOutcome>(pending) ? await pending : pending);
+        const saved = this.run.durable?.book?.take(fresh.id, fresh.frames ?? []);
+        if (saved?.ending !== undefined) {
+          this.fromEnding(index, restoredState(saved, fresh), endingOf(saved.ending, this.at.key));
+          return;
+        }
+        const pending = bodyOutcome(this.scope, this.prep, this.at, fresh);
+        const outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
+        this.fromOutcome(index, fresh, outcome);
       } else {
-        this.fromEnding(index, child, await this.runSubDag(this.body, child));
+        const running = this.runSubDag(this.body, fresh);
+        this.fromEnding(index, fresh, isThenable<Ending>(running) ? await running : running);
       }
     } catch (error) {
       if (this.run.stopReason !== undefined || !this.cancelled) throw error;
-      this.recordCancelled(index, child.id, this.prep.compiled.dag.id, this.at.key, 'node');
+      this.recordCancelled(index, fresh, 'node');
     }
   }
 
@@ -153,21 +172,37 @@ class ScatterJob {
     if (!this.cancelled) return;
     const dagId = this.prep.compiled.dag.id;
     for (let index = 0; index < this.list.length; index++) {
-      if (this.results[index] === undefined)
-        this.recordCancelled(index, `${this.parent.id}.${index}`, dagId, this.at.key, 'queue');
+      if (this.results[index] !== undefined) continue;
+      const frame = {
+        kind: 'scatter',
+        dag: dagId,
+        placement: this.at.key,
+        visit: this.visit,
+        index,
+      } as const;
+      const segment = scatterSegment(this.at.key, index);
+      const data = { item: null, index };
+      this.recordCancelled(
+        index,
+        createChildState(this.parent, `${this.parent.id}.${index}`, segment, data, frame),
+        'queue',
+      );
     }
   }
 
   /** Records child `index` as cancelled where it stood, with its `item.cancelled` event. */
-  private recordCancelled(
-    index: number,
-    item: string,
-    dag: string,
-    placement: string,
-    waitingFor: WaitingFor,
-  ): void {
+  private recordCancelled(index: number, child: ItemState, waitingFor: WaitingFor): void {
     this.results[index] = { index, status: 'cancelled', value: null, order: this.order++ };
-    this.run.events?.emit({ type: 'item.cancelled', item, dag, placement, waitingFor });
+    const dag = this.prep.compiled.dag.id;
+    this.run.events?.emit({
+      type: 'item.cancelled',
+      item: child.id,
+      dag,
+      placement: this.at.key,
+      waitingFor,
+    });
+    const ending = { kind: 'stopped', placement: this.at.key, waitingFor } as const;
+    this.run.durable?.recorder.ended(dag, child, this.at.key, endingRecord(ending, true));
   }
 
   private runSubDag(body: Prepared, child: ItemState): Promise<Ending> | Ending {
@@ -179,30 +214,35 @@ class ScatterJob {
       );
       return { kind: 'failed', placement: '', error };
     }
-    return this.scope.drive(body, child, entry);
+    return this.scope.driveChild(body, child, entry);
   }
 
   private fromEnding(index: number, child: ItemState, ending: Ending): void {
     if (ending.kind === 'stopped') {
-      if (this.run.stopReason !== undefined || !this.cancelled) throw this.run.signal.reason;
-      // The child's own drive reported it (item.cancelled) where it stood.
+      if (this.run.stopReason !== undefined) throw this.run.signal.reason;
+      // Only a cancellation stops a child while its run goes on, now or before a restart; the child's own
+      // drive reported it (item.cancelled) where it stood.
       this.results[index] = { index, status: 'cancelled', value: null, order: this.order++ };
       return;
     }
-    if (ending.kind === 'terminal') this.record(index, child, ending.outcome, ending.placement, undefined);
+    const terminal = this.body === undefined ? undefined : ending.placement;
+    if (ending.kind === 'terminal') this.record(index, child, ending.outcome, terminal, undefined);
     else this.record(index, child, 'failed', undefined, summarise(ending.error));
   }
 
+  /** A node body's outcome; a durable run records it as the child's ending, so a resume does not run it again. */
   private fromOutcome(index: number, child: ItemState, outcome: TaskOutcome): void {
-    if ('error' in outcome) this.record(index, child, 'failed', undefined, summarise(outcome.error));
-    else
-      this.record(
-        index,
-        child,
-        FAILED_BODY_OUTPUTS.has(outcome.output) ? 'failed' : 'completed',
-        undefined,
-        undefined,
-      );
+    const key = this.at.key;
+    const ending: Ending =
+      'error' in outcome
+        ? { kind: 'failed', placement: key, error: outcome.error }
+        : {
+            kind: 'terminal',
+            placement: key,
+            outcome: FAILED_BODY_OUTPUTS.has(outcome.output) ? 'failed' : 'completed',
+          };
+    this.run.durable?.recorder.ended(this.prep.compiled.dag.id, child, key, endingRecord(ending, false));
+    this.fromEnding(index, child, ending);
   }
 
   private record(
@@ -237,13 +277,14 @@ class ScatterJob {
   }
 }
 
-/** Runs the scatter's body node for one child, with the placement's events. */
-function bodyOutcome(
+/** Runs the scatter's body node for one child, with the placement's events (also a distributed child job's work). */
+export function bodyOutcome(
   run: RunContext,
   prep: Prepared,
   at: CompiledPlacement,
   child: ItemState,
 ): TaskOutcome | Promise<TaskOutcome> {
+  if (run.stopReason !== undefined) throw run.signal.reason;
   const ev = run.events;
   const dagId = prep.compiled.dag.id;
   const visit = countVisit(child, at.key);

@@ -65,7 +65,16 @@ export function runTask(
   run.executions++;
   const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
   const dagId = prep.compiled.dag.id;
-  const ctx = new ExecutionContext(scope, run.env.services, at.key, dagId, visit, state, run.clock);
+  const ctx = new ExecutionContext(
+    scope,
+    run.env.services,
+    at.key,
+    dagId,
+    visit,
+    state,
+    run.clock,
+    run.runId,
+  );
   let result: ReturnType<NonNullable<typeof node.run>>;
   try {
     result = (node.run as NonNullable<typeof node.run>)(state, ctx);

@@ -1,6 +1,10 @@
-/** Reading a run's events: the checks of a query, and streaming page by page for any store. */
+/**
+ * A run's events in any store: the checks of a query and of a page of events written as one record, and
+ * streaming page by page.
+ */
 import { SwitchyardError } from '../errors.ts';
-import type { EventQuery, EventRecord } from './types.ts';
+import { conflict } from './store-errors.ts';
+import type { EventPageWrite, EventQuery, EventRecord } from './types.ts';
 
 /** Refuses an event query every store would read differently: `after` must be a number, `limit` a whole one ≥ 0. */
 export function checkEventQuery(query: EventQuery): void {
@@ -35,4 +39,39 @@ export async function* pageEvents(
     if (last === undefined || page.length < pageSize) return;
     from = last.seq;
   }
+}
+
+/**
+ * Refuses a page of events every store would misread: each event must belong to the page's run and come
+ * after the one before it. Returns the page's first and last seq, or undefined for an empty page.
+ */
+export function checkEventPage(write: EventPageWrite): { first: number; last: number } | undefined {
+  const { runId, events } = write;
+  let last = Number.NEGATIVE_INFINITY;
+  for (const event of events) {
+    if (event.runId !== runId) {
+      throw new SwitchyardError(
+        'E_USAGE',
+        `event ${event.seq} of run '${event.runId}' was written in a page of run '${runId}'; page each run's events apart`,
+      );
+    }
+    if (!(event.seq > last)) {
+      throw new SwitchyardError(
+        'E_USAGE',
+        `event ${event.seq} follows event ${last} in a page of run '${runId}'; order a page by increasing seq`,
+      );
+    }
+    last = event.seq;
+  }
+  const first = events[0]?.seq;
+  return first === undefined ? undefined : { first, last };
+}
+
+/** The conflict of events `first` to `last` of a run with events already stored. */
+export function eventsTaken(runId: string, first: number, last: number): SwitchyardError {
+  const what =
+    first === last
+      ? `event ${first} of run '${runId}' is already stored, or lies within a stored page of events`
+      : `events ${first} to ${last} of run '${runId}' overlap events already stored`;
+  return conflict(`${what}; number each event once`);
 }

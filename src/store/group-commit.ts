@@ -24,7 +24,10 @@ export interface GroupCommitter {
  * const group = createGroupCommitter(store);
  * await Promise.all(items.map((item) => group.write({ kind: 'checkpoint', checkpoint: item })));
  */
-export function createGroupCommitter(store: RunStore, schedule: Schedule = queueMicrotask): GroupCommitter {
+export function createGroupCommitter(
+  store: Pick<RunStore, 'commit'>,
+  schedule: Schedule = queueMicrotask,
+): GroupCommitter {
   let queued: StoreWrite[] = [];
   let waiters: { resolve: () => void; reject: (error: unknown) => void }[] = [];
   let scheduled = false;

@@ -28,6 +28,17 @@ export function grantLease(current: Lease | undefined, request: LeaseRequest, to
 }
 
 /**
+ * Checks that `lease`, chosen by the caller with its own token and times, may replace the lease held now:
+ * a live one (at `lease.acquiredAt`) under another token fails with `E_STORE_LEASE_HELD` naming its holder.
+ */
+export function checkTakeover(current: Lease | undefined, lease: Lease): void {
+  if (current !== undefined && current.token !== lease.token && isLive(current, lease.acquiredAt)) {
+    throw leaseHeld(current);
+  }
+  checkTtl(lease.expiresAt - lease.acquiredAt);
+}
+
+/**
  * The lease after a heartbeat at `now`: the same holding, expiring `ttlMs` later. Fails with
  * `E_STORE_LEASE_LOST` when the lease was released or another holder took it. A lease past its expiry that
  * nobody took is still the holder's, so a late heartbeat keeps it.

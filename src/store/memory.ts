@@ -4,9 +4,9 @@
  * object with it.
  */
 import { randomUUID } from 'node:crypto';
-import { checkEventQuery, pageEvents } from './event-pages.ts';
+import { checkEventPage, checkEventQuery, eventsTaken, pageEvents } from './event-pages.ts';
 import { fromJsonText, toJsonText } from './json.ts';
-import { grantLease, renewedLease } from './lease.ts';
+import { checkTakeover, grantLease, renewedLease } from './lease.ts';
 import {
   decodeCursor,
   ENDED_STATUSES,
@@ -16,8 +16,9 @@ import {
   pageSize,
   statusFilter,
 } from './query.ts';
-import { closed, conflict, unknownRun } from './store-errors.ts';
+import { closed, conflict, leaseLost, unknownRun } from './store-errors.ts';
 import type {
+  EventPageWrite,
   EventQuery,
   EventRecord,
   ItemCheckpoint,
@@ -40,9 +41,17 @@ interface RunEntry {
   run: RunRecord;
   readonly checkpoints: Map<string, { readonly status: ItemStatus; readonly text: string }>;
   readonly journal: Map<string, string>;
-  /** Sorted by `seq`. */
-  readonly events: { readonly seq: number; readonly text: string }[];
+  /** Single events and pages of events, which never overlap, sorted by seq. */
+  readonly events: EventSpan[];
   lease: Lease | undefined;
+}
+
+/** The JSON text of one event (`page` false) or of a page of events, and the seqs it spans. */
+interface EventSpan {
+  readonly first: number;
+  readonly last: number;
+  readonly page: boolean;
+  readonly text: string;
 }
 
 /** Undoes one applied write, so a failed batch leaves nothing behind. */
@@ -134,10 +143,21 @@ class MemoryRunStore implements RunStore {
   async readEvents(runId: string, query: EventQuery = {}): Promise<readonly EventRecord[]> {
     this.check();
     checkEventQuery(query);
-    const events = this.runs.get(runId)?.events ?? [];
-    const start = query.after === undefined ? 0 : firstAbove(events, query.after);
-    const end = query.limit === undefined ? events.length : start + query.limit;
-    return events.slice(start, end).map((event) => fromJsonText<EventRecord>(event.text));
+    const spans = this.runs.get(runId)?.events ?? [];
+    const after = query.after ?? Number.NEGATIVE_INFINITY;
+    const limit = query.limit ?? Number.POSITIVE_INFINITY;
+    const out: EventRecord[] = [];
+    for (let i = firstEnding(spans, after, false); i < spans.length && out.length < limit; i++) {
+      const span = spans[i] as EventSpan;
+      if (!span.page) {
+        out.push(fromJsonText<EventRecord>(span.text));
+        continue;
+      }
+      for (const event of fromJsonText<EventRecord[]>(span.text)) {
+        if (event.seq > after && out.length < limit) out.push(event);
+      }
+    }
+    return out;
   }
 
   streamEvents(runId: string, after?: number, pageSize?: number): AsyncIterable<EventRecord> {
@@ -150,7 +170,7 @@ class MemoryRunStore implements RunStore {
 
   async lastEventSeq(runId: string): Promise<number | undefined> {
     this.check();
-    return this.runs.get(runId)?.events.at(-1)?.seq;
+    return this.runs.get(runId)?.events.at(-1)?.last;
   }
 
   async acquireLease(request: LeaseRequest): Promise<Lease> {
@@ -214,11 +234,22 @@ class MemoryRunStore implements RunStore {
       case 'run-status':
         return this.updateStatus(write.update);
       case 'checkpoint':
-        return this.putCheckpoint(write.checkpoint);
+        return this.putCheckpoint(write.checkpoint, write.text);
       case 'journal':
         return this.putJournal(write.entry);
       case 'event':
         return this.putEvent(write.event);
+      case 'events':
+        return this.putEventPage(write);
+      case 'lease':
+        return this.takeLease(write.lease);
+      case 'release':
+        return this.giveUpLease(write.lease);
+      case 'held': {
+        const current = this.runs.get(write.lease.runId)?.lease;
+        if (current?.token !== write.lease.token) throw leaseLost(write.lease, current);
+        return () => {};
+      }
     }
   }
 
@@ -252,9 +283,9 @@ class MemoryRunStore implements RunStore {
     };
   }
 
-  private putCheckpoint(checkpoint: ItemCheckpoint): Undo {
+  private putCheckpoint(checkpoint: ItemCheckpoint, encoded: string | undefined): Undo {
     const entry = this.entry(checkpoint.runId, `the checkpoint of item '${checkpoint.itemId}'`);
-    const text = toJsonText(checkpoint, `the checkpoint of item '${checkpoint.itemId}'`);
+    const text = encoded ?? toJsonText(checkpoint, `the checkpoint of item '${checkpoint.itemId}'`);
     const before = entry.checkpoints.get(checkpoint.itemId);
     entry.checkpoints.set(checkpoint.itemId, { status: checkpoint.status, text });
     return () => {
@@ -273,23 +304,59 @@ class MemoryRunStore implements RunStore {
 
   private putEvent(event: EventRecord): Undo {
     const entry = this.entry(event.runId, `event ${event.seq}`);
-    const events = entry.events;
-    const at = firstAbove(events, event.seq - 1);
-    if (events[at]?.seq === event.seq) {
-      throw conflict(`event ${event.seq} of run '${event.runId}' is already stored; number each event once`);
-    }
-    events.splice(at, 0, { seq: event.seq, text: toJsonText(event, `event ${event.seq}`) });
-    return () => events.splice(at, 1);
+    const text = toJsonText(event, `event ${event.seq}`);
+    return insertSpan(entry.events, event.runId, { first: event.seq, last: event.seq, page: false, text });
+  }
+
+  private putEventPage(write: EventPageWrite): Undo {
+    const span = checkEventPage(write);
+    const entry = this.entry(write.runId, 'events');
+    if (span === undefined) return () => {};
+    const text = toJsonText(write.events, `events ${span.first} to ${span.last}`);
+    return insertSpan(entry.events, write.runId, { ...span, page: true, text });
+  }
+
+  private takeLease(lease: Lease): Undo {
+    const entry = this.entry(lease.runId, 'the lease');
+    const before = entry.lease;
+    checkTakeover(before, lease);
+    entry.lease = { ...lease };
+    return () => {
+      entry.lease = before;
+    };
+  }
+
+  private giveUpLease(lease: Lease): Undo {
+    const entry = this.runs.get(lease.runId);
+    const before = entry?.lease;
+    if (entry === undefined || before?.token !== lease.token) return () => {};
+    entry.lease = undefined;
+    return () => {
+      entry.lease = before;
+    };
   }
 }
 
-/** The index of the first event whose seq is above `seq`, by binary search. */
-function firstAbove(events: readonly { readonly seq: number }[], seq: number): number {
+/** Inserts `span` in its place, or fails when it overlaps a stored span; returns how to take it out again. */
+function insertSpan(spans: EventSpan[], runId: string, span: EventSpan): Undo {
+  const at = firstEnding(spans, span.first, true);
+  const next = spans[at];
+  if (next !== undefined && next.first <= span.last) throw eventsTaken(runId, span.first, span.last);
+  spans.splice(at, 0, span);
+  return () => spans.splice(at, 1);
+}
+
+/**
+ * The index of the first span whose last seq is above `seq` (or equal to it, when `orAt`), by binary search:
+ * spans never overlap, so they are sorted by their last seq too.
+ */
+function firstEnding(spans: readonly EventSpan[], seq: number, orAt: boolean): number {
   let lo = 0;
-  let hi = events.length;
+  let hi = spans.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if ((events[mid] as { seq: number }).seq <= seq) lo = mid + 1;
+    const last = (spans[mid] as EventSpan).last;
+    if (last < seq || (last === seq && !orAt)) lo = mid + 1;
     else hi = mid;
   }
   return lo;

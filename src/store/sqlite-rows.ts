@@ -1,5 +1,5 @@
 /** Rows of the SQLite store's tables and their records, both ways. */
-import { fromJsonText, toJsonText } from './json.ts';
+import { fromJsonText, jsonListTextOf, jsonTextOf, toJsonText } from './json.ts';
 import type { EventRecord, ItemCheckpoint, JournalRecord, Lease, RunRecord, RunStatus } from './types.ts';
 
 /** A row of `runs`. */
@@ -53,9 +53,9 @@ export function runValues(run: RunRecord): unknown[] {
     run.finishedAt ?? null,
     run.formatVersion,
     run.engineVersion,
-    toJsonText(run.dag, `the DAG of ${what}`),
-    toJsonText(run.documents, `the documents of ${what}`),
-    toJsonText(run.policy.value, `the policy of ${what}`),
+    jsonTextOf(run.dag, `the DAG of ${what}`),
+    jsonListTextOf(run.documents, `the documents of ${what}`),
+    jsonTextOf(run.policy.value, `the policy of ${what}`),
     run.policy.hash,
     toJsonText(run.input, `the input of ${what}`),
     toJsonText(run.options, `the options of ${what}`),
@@ -96,9 +96,83 @@ export function journalFromRow(row: JournalRow): JournalRecord {
   };
 }
 
+/** A row of `events`, as the event reads select it. */
+export interface EventRow {
+  readonly seq: number;
+  readonly type: string;
+  readonly body: string;
+}
+
 /** The event an `events` row holds. */
-export function eventFromRow(runId: string, row: { seq: number; type: string; body: string }): EventRecord {
+export function eventFromRow(runId: string, row: EventRow): EventRecord {
   return { runId, seq: row.seq, type: row.type, body: fromJsonText(row.body) };
+}
+
+/** One event in an `event_pages.body`: its seq, type and body, without the run id the row holds. */
+export type PagedEvent = readonly [seq: number, type: string, body: unknown];
+
+/** The `[seq, type, body]` form of `events` (each event of an `event_pages.body` up to schema version 3, and of the Redis store's pages). */
+export function pageBody(events: readonly EventRecord[]): PagedEvent[] {
+  const body: PagedEvent[] = new Array(events.length);
+  for (let i = 0; i < events.length; i++) {
+    const event = events[i] as EventRecord;
+    body[i] = [event.seq, event.type, event.body];
+  }
+  return body;
+}
+
+/**
+ * One event in an `event_pages.body` from schema version 4: a {@link PagedEvent}, or the event's body alone
+ * when the body is a plain object holding the event's own `seq` and `type` and the page's run id as `runId`
+ * (every event of the engine's stream), kept without its `runId`, which the row holds: that spares a wrapper
+ * and a run id per event in the text and in the work of writing it.
+ */
+export type PageEntry = PagedEvent | { readonly seq: number; readonly type: string };
+
+type Body = { seq?: unknown; type?: unknown; runId?: unknown; toJSON?: unknown };
+
+/** The JSON text of an `event_pages.body` for `events` of run `runId` (see {@link PageEntry}). */
+export function pageText(runId: string, events: readonly EventRecord[], what: string): string {
+  const entries: unknown[] = new Array(events.length);
+  // The bodies kept alone lose their `runId` while the text is made, and get it back (as their last key,
+  // where the stream puts it) before anyone else sees them.
+  const stripped: Body[] = [];
+  try {
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i] as EventRecord;
+      const body = event.body as Body | null;
+      const alone =
+        body !== null &&
+        typeof body === 'object' &&
+        Object.getPrototypeOf(body) === Object.prototype &&
+        body.seq === event.seq &&
+        body.type === event.type &&
+        body.runId === runId &&
+        body.toJSON === undefined &&
+        Object.isExtensible(body) &&
+        Reflect.deleteProperty(body, 'runId');
+      if (alone) stripped.push(body as Body);
+      entries[i] = alone ? body : [event.seq, event.type, body];
+    }
+    return toJsonText(entries, what);
+  } finally {
+    for (const body of stripped) body.runId = runId;
+  }
+}
+
+/** Appends to `out` the events of run `runId` an `event_pages.body` holds whose seq is above `after`. */
+export function eventsFromPage(runId: string, text: string, after: number, out: EventRecord[]): void {
+  for (const entry of fromJsonText<PageEntry[]>(text)) {
+    if (Array.isArray(entry)) {
+      const [seq, type, body] = entry as PagedEvent;
+      if (seq > after) out.push({ runId, seq, type, body });
+    } else {
+      const body = entry as Body & { readonly seq: number; readonly type: string };
+      if (body.seq <= after) continue;
+      body.runId = runId;
+      out.push({ runId, seq: body.seq, type: body.type, body });
+    }
+  }
 }
 
 /** The lease a `leases` row holds. */

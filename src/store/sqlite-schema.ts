@@ -13,8 +13,14 @@ export interface Migration {
 
 /**
  * Every migration, oldest first. Version 1 holds runs, checkpoints, journal entries and events; version 2
- * adds leases and the indexes that listing runs uses. Checkpoints and journal entries keep a rowid, so they
- * read back in the order they were first written; an upsert keeps it.
+ * adds leases and the indexes that listing runs uses; version 3 adds pages of events, each row a JSON array
+ * of `[seq, type, body]` spanning `first_seq` to `last_seq`, which never overlap each other nor an `events` row,
+ * and rebuilds leases without a rowid, so that taking or giving up a lease writes one b-tree instead of two.
+ * Version 4 drops the indexes of runs by status and by DAG, which every run's start and end wrote (a listing
+ * filtered on them walks the runs newest first instead), and lets a page of events hold an event as its body
+ * alone, without the run id its row holds, when the body carries its own `seq` and `type` (see `pageText`),
+ * which a version 3 program would misread. Checkpoints and journal entries keep a rowid, so they read back in the order they were first
+ * written; an upsert keeps it.
  */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -75,6 +81,36 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       CREATE INDEX runs_by_status ON runs (status, created_at DESC, id DESC);
       CREATE INDEX runs_by_dag ON runs (dag_iri, created_at DESC, id DESC);
       CREATE INDEX runs_by_age ON runs (created_at DESC, id DESC);
+    `,
+  },
+  {
+    version: 3,
+    sql: `
+      CREATE TABLE event_pages (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        first_seq INTEGER NOT NULL,
+        last_seq INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        PRIMARY KEY (run_id, first_seq)
+      );
+      CREATE TABLE leases_v3 (
+        run_id TEXT PRIMARY KEY REFERENCES runs(id) ON DELETE CASCADE,
+        token TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        acquired_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      INSERT INTO leases_v3 SELECT run_id, token, pid, host, acquired_at, expires_at FROM leases;
+      DROP TABLE leases;
+      ALTER TABLE leases_v3 RENAME TO leases;
+    `,
+  },
+  {
+    version: 4,
+    sql: `
+      DROP INDEX runs_by_status;
+      DROP INDEX runs_by_dag;
     `,
   },
 ]);

@@ -8,6 +8,11 @@ export interface Statements {
   readonly upsertCheckpoint: Statement;
   readonly insertJournal: Statement;
   readonly insertEvent: Statement;
+  readonly insertPage: Statement;
+  /** 1 when an event row or a page of the run lies in a range: (run, first, last, run, last, first). */
+  readonly eventsOverlap: Statement;
+  /** The last seq of the run's page starting at or before a seq, if any. */
+  readonly pageLastAtOrBefore: Statement;
   readonly getRun: Statement;
   readonly hasRun: Statement;
   readonly getCheckpoint: Statement;
@@ -17,8 +22,13 @@ export interface Statements {
   readonly listJournal: Statement;
   readonly listJournalOfItem: Statement;
   readonly readEvents: Statement;
+  /** The bodies of the run's pages ending after a seq, in order: (run, run, after, after, after). */
+  readonly readPages: Statement;
   readonly lastEventSeq: Statement;
+  readonly lastPageSeq: Statement;
   readonly getLease: Statement;
+  /** The token of the run's lease, if any. */
+  readonly leaseToken: Statement;
   readonly putLease: Statement;
   readonly deleteLease: Statement;
   readonly deleteRun: Statement;
@@ -44,6 +54,21 @@ export function prepareStatements(db: Database): Statements {
        ON CONFLICT (run_id, item_path, step_key) DO NOTHING`,
     ),
     insertEvent: db.prepare('INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)'),
+    insertPage: db.prepare('INSERT INTO event_pages (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)'),
+    // Pages never overlap, so the page starting last at or before a range's end is the only one that can
+    // reach into it.
+    eventsOverlap: db
+      .prepare(
+        `SELECT EXISTS (SELECT 1 FROM events WHERE run_id = ? AND seq BETWEEN ? AND ?)
+           OR coalesce((SELECT last_seq FROM event_pages WHERE run_id = ? AND first_seq <= ?
+                        ORDER BY first_seq DESC LIMIT 1) >= ?, 0)`,
+      )
+      .pluck(),
+    pageLastAtOrBefore: db
+      .prepare(
+        'SELECT last_seq FROM event_pages WHERE run_id = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1',
+      )
+      .pluck(),
     getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
     hasRun: db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck(),
     getCheckpoint: db.prepare('SELECT record FROM checkpoints WHERE run_id = ? AND item_id = ?').pluck(),
@@ -57,8 +82,19 @@ export function prepareStatements(db: Database): Statements {
     readEvents: db.prepare(
       'SELECT seq, type, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
     ),
+    readPages: db
+      .prepare(
+        `SELECT body FROM event_pages WHERE run_id = ? AND first_seq >= coalesce(
+           (SELECT first_seq FROM event_pages WHERE run_id = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1),
+           ?) AND last_seq > ? ORDER BY first_seq`,
+      )
+      .pluck(),
     lastEventSeq: db.prepare('SELECT max(seq) FROM events WHERE run_id = ?').pluck(),
+    lastPageSeq: db
+      .prepare('SELECT last_seq FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1')
+      .pluck(),
     getLease: db.prepare('SELECT * FROM leases WHERE run_id = ?'),
+    leaseToken: db.prepare('SELECT token FROM leases WHERE run_id = ?').pluck(),
     putLease: db.prepare(
       `INSERT INTO leases (run_id, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (run_id) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host,

@@ -1,26 +1,28 @@
-/** How each write of a batch becomes a statement of the SQLite store, and what its constraint failures mean. */
-import type { Statement } from 'better-sqlite3';
+/** How each write of a batch becomes statements of the SQLite store, and what its constraint failures mean. */
+import { checkEventPage, eventsTaken } from './event-pages.ts';
 import { toJsonText } from './json.ts';
-import { runValues } from './sqlite-rows.ts';
+import { checkTakeover } from './lease.ts';
+import { type LeaseRow, leaseFromRow, pageText, runValues } from './sqlite-rows.ts';
 import type { Statements } from './sqlite-statements.ts';
-import { conflict, unknownRun } from './store-errors.ts';
-import type { StoreWrite } from './types.ts';
+import { conflict, leaseLost, unknownRun } from './store-errors.ts';
+import type { EventPageWrite, EventRecord, Lease, StoreWrite } from './types.ts';
 
-/** What to say when a constraint refuses a write: the run it needs, what it is, and what a duplicate means. */
-interface Names {
-  readonly runId?: string;
-  readonly what?: string;
-  readonly duplicate?: string;
-}
-
-/** Applies one write; the caller holds the batch's transaction. */
+/**
+ * Applies one write; the caller holds the batch's transaction. Statements run with their values as
+ * arguments and the words of an error are only built when a write is refused, so a write allocates little
+ * beyond its JSON text.
+ */
 export function applyWrite(sql: Statements, write: StoreWrite): void {
   switch (write.kind) {
     case 'run': {
       const { run } = write;
-      runStatement(sql.insertRun, runValues(run), {
-        duplicate: `a run with id '${run.id}' is already stored; give each run a new id`,
-      });
+      try {
+        sql.insertRun.run(...runValues(run));
+      } catch (error) {
+        if (isDuplicate(error))
+          throw conflict(`a run with id '${run.id}' is already stored; give each run a new id`);
+        throw error;
+      }
       return;
     }
     case 'run-status': {
@@ -35,42 +37,108 @@ export function applyWrite(sql: Statements, write: StoreWrite): void {
       return;
     }
     case 'checkpoint': {
-      const { checkpoint } = write;
-      const what = `the checkpoint of item '${checkpoint.itemId}'`;
-      const values = [checkpoint.runId, checkpoint.itemId, checkpoint.status, toJsonText(checkpoint, what)];
-      runStatement(sql.upsertCheckpoint, values, { runId: checkpoint.runId, what });
+      const { checkpoint: c } = write;
+      const text = write.text ?? toJsonText(c, `the checkpoint of item '${c.itemId}'`);
+      try {
+        sql.upsertCheckpoint.run(c.runId, c.itemId, c.status, text);
+      } catch (error) {
+        throw refused(error, c.runId, `the checkpoint of item '${c.itemId}'`);
+      }
       return;
     }
     case 'journal': {
-      const { entry } = write;
-      const values = [entry.runId, entry.itemPath, entry.stepKey, entry.value, entry.committedAt];
-      runStatement(sql.insertJournal, values, { runId: entry.runId, what: `step '${entry.stepKey}'` });
+      const { entry: e } = write;
+      try {
+        sql.insertJournal.run(e.runId, e.itemPath, e.stepKey, e.value, e.committedAt);
+      } catch (error) {
+        throw refused(error, e.runId, `step '${e.stepKey}'`);
+      }
       return;
     }
-    case 'event': {
-      const { event } = write;
-      const what = `event ${event.seq}`;
-      runStatement(sql.insertEvent, [event.runId, event.seq, event.type, toJsonText(event.body, what)], {
-        runId: event.runId,
-        what,
-        duplicate: `event ${event.seq} of run '${event.runId}' is already stored; number each event once`,
-      });
+    case 'event':
+      writeEvent(sql, write.event);
       return;
+    case 'events':
+      writePage(sql, write);
+      return;
+    case 'lease': {
+      const { lease } = write;
+      checkTakeover(currentLease(sql, lease.runId), lease);
+      try {
+        putLease(sql, lease);
+      } catch (error) {
+        throw refused(error, lease.runId, 'the lease');
+      }
+      return;
+    }
+    case 'release':
+      sql.deleteLease.run(write.lease.runId, write.lease.token);
+      return;
+    case 'held': {
+      // Every batch of a run is fenced: the token alone says whether the lease is still held.
+      if (sql.leaseToken.get(write.lease.runId) === write.lease.token) return;
+      throw leaseLost(write.lease, currentLease(sql, write.lease.runId));
     }
   }
 }
 
-/** Runs one statement, naming the record when a constraint refuses it. */
-function runStatement(statement: Statement, values: readonly unknown[], names: Names): void {
-  try {
-    statement.run(...values);
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'SQLITE_CONSTRAINT_FOREIGNKEY' && names.runId !== undefined) {
-      throw unknownRun(names.runId, names.what ?? 'a record');
-    }
-    const duplicate = code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
-    if (duplicate && names.duplicate !== undefined) throw conflict(names.duplicate);
-    throw error;
+/** Writes a page of events as one row (one event as an `events` row), once nothing stored overlaps its range. */
+function writePage(sql: Statements, write: EventPageWrite): void {
+  const { runId } = write;
+  const span = checkEventPage(write);
+  if (span === undefined) {
+    if (sql.hasRun.get(runId) === undefined) throw unknownRun(runId, 'events');
+    return;
   }
+  const { first, last } = span;
+  // One event is cheaper as a row: one b-tree to write instead of a table and its key.
+  if (first === last) {
+    writeEvent(sql, write.events[0] as EventRecord);
+    return;
+  }
+  if (sql.eventsOverlap.get(runId, first, last, runId, last, first) === 1) {
+    throw eventsTaken(runId, first, last);
+  }
+  const text = pageText(runId, write.events, `events ${first} to ${last}`);
+  try {
+    sql.insertPage.run(runId, first, last, text);
+  } catch (error) {
+    throw refused(error, runId, `events ${first} to ${last}`);
+  }
+}
+
+/** Writes one event as a row of `events`. */
+function writeEvent(sql: Statements, e: EventRecord): void {
+  const text = toJsonText(e.body, `event ${e.seq}`);
+  // A page holding this seq is the one conflict the events table's key cannot see.
+  const pageLast = sql.pageLastAtOrBefore.get(e.runId, e.seq) as number | undefined;
+  if (pageLast !== undefined && pageLast >= e.seq) throw eventsTaken(e.runId, e.seq, e.seq);
+  try {
+    sql.insertEvent.run(e.runId, e.seq, e.type, text);
+  } catch (error) {
+    if (isDuplicate(error)) throw eventsTaken(e.runId, e.seq, e.seq);
+    throw refused(error, e.runId, `event ${e.seq}`);
+  }
+}
+
+/** The run's lease as stored. */
+export function currentLease(sql: Statements, runId: string): Lease | undefined {
+  const row = sql.getLease.get(runId) as LeaseRow | undefined;
+  return row === undefined ? undefined : leaseFromRow(row);
+}
+
+/** Stores `lease` as the run's lease, replacing any. */
+export function putLease(sql: Statements, lease: Lease): void {
+  sql.putLease.run(lease.runId, lease.token, lease.pid, lease.host, lease.acquiredAt, lease.expiresAt);
+}
+
+function isDuplicate(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === 'SQLITE_CONSTRAINT_UNIQUE';
+}
+
+/** The store error of a write a foreign key refused (its run is missing), else the error itself. */
+function refused(error: unknown, runId: string, what: string): unknown {
+  const code = (error as { code?: unknown }).code;
+  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' ? unknownRun(runId, what) : error;
 }

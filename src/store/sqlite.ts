@@ -19,16 +19,16 @@ import {
 } from './sqlite-open.ts';
 import {
   checkpointFromText,
+  type EventRow,
   eventFromRow,
+  eventsFromPage,
   type JournalRow,
   journalFromRow,
-  type LeaseRow,
-  leaseFromRow,
   type RunRow,
   runFromRow,
 } from './sqlite-rows.ts';
 import { prepareStatements, runListingSql, type Statements } from './sqlite-statements.ts';
-import { applyWrite } from './sqlite-writes.ts';
+import { applyWrite, currentLease, putLease } from './sqlite-writes.ts';
 import { closed, unknownRun } from './store-errors.ts';
 import type {
   EventQuery,
@@ -85,10 +85,13 @@ export class SqliteRunStore implements RunStore {
   }
 
   async commit(batch: readonly StoreWrite[]): Promise<void> {
-    this.guard(() => {
+    if (!this.open) throw closed(this.location);
+    try {
       assertWritable(this.db, this.location);
       this.commitBatch(batch);
-    });
+    } catch (error) {
+      throw fromSqlite(error, this.location, this.timeout);
+    }
   }
 
   async getRun(runId: string): Promise<RunRecord | undefined> {
@@ -165,12 +168,17 @@ export class SqliteRunStore implements RunStore {
   async readEvents(runId: string, query: EventQuery = {}): Promise<readonly EventRecord[]> {
     return this.guard(() => {
       checkEventQuery(query);
-      const rows = this.sql.readEvents.all(runId, query.after ?? -Infinity, query.limit ?? -1) as {
-        seq: number;
-        type: string;
-        body: string;
-      }[];
-      return rows.map((row) => eventFromRow(runId, row));
+      const after = query.after ?? Number.NEGATIVE_INFINITY;
+      const limit = query.limit ?? Number.POSITIVE_INFINITY;
+      if (limit === 0) return [];
+      const rows = this.sql.readEvents.all(runId, after, query.limit ?? -1) as EventRow[];
+      const singles = rows.map((row) => eventFromRow(runId, row));
+      const paged: EventRecord[] = [];
+      for (const text of this.sql.readPages.iterate(runId, runId, after, after, after) as Iterable<string>) {
+        eventsFromPage(runId, text, after, paged);
+        if (paged.length >= limit) break;
+      }
+      return paged.length === 0 ? singles : mergeBySeq(singles, paged, limit);
     });
   }
 
@@ -183,7 +191,12 @@ export class SqliteRunStore implements RunStore {
   }
 
   async lastEventSeq(runId: string): Promise<number | undefined> {
-    return this.guard(() => (this.sql.lastEventSeq.get(runId) as number | null) ?? undefined);
+    return this.guard(() => {
+      const single = this.sql.lastEventSeq.get(runId) as number | null;
+      const paged = this.sql.lastPageSeq.get(runId) as number | undefined;
+      if (paged === undefined) return single ?? undefined;
+      return single === null ? paged : Math.max(single, paged);
+    });
   }
 
   async acquireLease(request: LeaseRequest): Promise<Lease> {
@@ -289,11 +302,29 @@ export class SqliteRunStore implements RunStore {
   }
 
   private leaseOf(runId: string): Lease | undefined {
-    const row = this.sql.getLease.get(runId) as LeaseRow | undefined;
-    return row === undefined ? undefined : leaseFromRow(row);
+    return currentLease(this.sql, runId);
   }
 
   private putLease(lease: Lease): void {
-    this.sql.putLease.run(lease.runId, lease.token, lease.pid, lease.host, lease.acquiredAt, lease.expiresAt);
+    putLease(this.sql, lease);
   }
+}
+
+/** The first `limit` events of two lists each in increasing seq, in increasing seq. */
+function mergeBySeq(a: readonly EventRecord[], b: readonly EventRecord[], limit: number): EventRecord[] {
+  const out: EventRecord[] = [];
+  let i = 0;
+  let j = 0;
+  while (out.length < limit && (i < a.length || j < b.length)) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined || (x !== undefined && x.seq < y.seq)) {
+      out.push(x as EventRecord);
+      i++;
+    } else {
+      out.push(y);
+      j++;
+    }
+  }
+  return out;
 }

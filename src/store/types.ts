@@ -186,15 +186,65 @@ export interface LeaseRequest {
  * - `run-status`: a status change of a run;
  * - `checkpoint`: an item's latest checkpoint, replacing the one before;
  * - `journal`: a step value; the first value committed for a step stays (a later one is ignored);
- * - `event`: an event (`E_STORE_CONFLICT` when its sequence number is taken).
- * Every write but `run` needs its run to exist (`E_STORE_UNKNOWN_RUN`).
+ * - `event`: an event (`E_STORE_CONFLICT` when its sequence number is taken);
+ * - `events`: a page of events, kept as one record (see {@link EventPageWrite});
+ * - `lease`: takes a run's lease under a token the caller chose (see {@link LeaseWrite});
+ * - `release`: gives a lease up if it is still held under its token, else does nothing (see {@link LeaseWrite}).
+ * Every write but `run` and `release` needs its run to exist (`E_STORE_UNKNOWN_RUN`). Writes apply in batch
+ * order, so a batch may write a run and then take its lease, or write a run's last events and status and
+ * then release its lease.
  */
 export type StoreWrite =
   | { readonly kind: 'run'; readonly run: RunRecord }
   | { readonly kind: 'run-status'; readonly update: RunStatusUpdate }
-  | { readonly kind: 'checkpoint'; readonly checkpoint: ItemCheckpoint }
+  | CheckpointWrite
   | { readonly kind: 'journal'; readonly entry: JournalRecord }
-  | { readonly kind: 'event'; readonly event: EventRecord };
+  | { readonly kind: 'event'; readonly event: EventRecord }
+  | EventPageWrite
+  | LeaseWrite;
+
+/**
+ * An item's latest checkpoint, replacing the one before. `text`, when the writer has made it, is the JSON
+ * text of `checkpoint` (`JSON.stringify(checkpoint)`): a store that keeps records as JSON text may keep it as
+ * it is instead of encoding `checkpoint` again; a store that does not may ignore it.
+ */
+export interface CheckpointWrite {
+  readonly kind: 'checkpoint';
+  readonly checkpoint: ItemCheckpoint;
+  readonly text?: string;
+}
+
+/**
+ * Events of one run, written as one record however many they are: far cheaper than one `event` write each.
+ * `events` are in strictly increasing `seq` (gaps allowed) and each has `runId` equal to `runId`, or the
+ * write fails with `E_USAGE`; an empty list writes nothing. A page spans its range, first to last seq,
+ * gaps included: a page whose range holds a seq already stored (in an `event`) or overlaps another page's
+ * range fails with `E_STORE_CONFLICT`, and so does a later `event` whose seq lies in a stored page's range. Reading does not tell pages and single events apart: `readEvents`,
+ * `streamEvents` and `lastEventSeq` see every event in seq order, and a prune deletes pages with their run.
+ */
+export interface EventPageWrite {
+  readonly kind: 'events';
+  readonly runId: string;
+  readonly events: readonly EventRecord[];
+}
+
+/**
+ * A lease taken or given up in the same transaction as the batch's other writes.
+ * - `lease`: stores `lease` (its token, holder and times chosen by the caller) under the rules of
+ *   {@link RunStore.acquireLease}, with `lease.acquiredAt` as the time now: a lease of the run still live
+ *   then (`expiresAt > acquiredAt`) under another token fails the whole batch with `E_STORE_LEASE_HELD`,
+ *   naming its holder's pid and host; a lease under the same token is replaced. `expiresAt` must be after
+ *   `acquiredAt`.
+ * - `release`: deletes the run's lease if it is still held under `lease.token`; else (released, taken over,
+ *   or no such run) does nothing.
+ * - `held`: writes nothing, but fails the whole batch with `E_STORE_LEASE_LOST` unless the run's lease is
+ *   still held under `lease.token`: a fence, so that a process whose lease was taken over writes nothing
+ *   more to the run.
+ */
+export type LeaseWrite =
+  | { readonly kind: 'lease'; readonly lease: Lease }
+  | { readonly kind: 'release'; readonly lease: Lease }
+  | { readonly kind: 'held'; readonly lease: Lease };
 
 /** Which runs to list: newest first, `limit` at a time, the next page after `cursor`. */
 export interface RunQuery {

@@ -20,25 +20,13 @@ import {
   generatedPolicyArbitrary,
   listsArbitrary,
 } from './arbitraries.ts';
+import { propertySettings } from './property-settings.ts';
 import { type NodeMode, nodeMode, randomNodes } from './random-nodes.ts';
 import { type HintLog, hintKey, routingViolations } from './routing-oracle.ts';
 import { expectRunGuarantees, worldOf } from './run-checks.ts';
 
-/** Property runs per test; `PROPERTY_RUNS=1000 npx vitest run test/runtime/properties.test.ts` runs more. */
-const RUNS = Number(process.env.PROPERTY_RUNS ?? 80);
-/**
- * The seed: fixed in `npm test`, so CI is reproducible; `PROPERTY_SEED=random` draws one, and
- * `PROPERTY_SEED=<seed> PROPERTY_PATH=<path>` replays a failure as fast-check printed it.
- */
-const SEED = process.env.PROPERTY_SEED ?? '20261201';
-const REPLAY =
-  SEED === 'random'
-    ? {}
-    : {
-        seed: Number(SEED),
-        path: process.env.PROPERTY_PATH ?? '',
-        endOnFailure: process.env.PROPERTY_PATH !== undefined,
-      };
+/** Sized and seeded from the environment (`PROPERTY_RUNS`, `PROPERTY_SEED`, `PROPERTY_PATH`). */
+const { runs: RUNS, replay: REPLAY } = propertySettings(80);
 /** `PROPERTY_DEBUG=<file>` writes the events of each run there (the last one is the failing run). */
 const DEBUG_FILE = process.env.PROPERTY_DEBUG;
 /** Time for one property: about a second a run, on a shared machine. */

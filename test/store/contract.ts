@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isSwitchyardError } from '../../src/errors.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import type { EventRecord, RunStore } from '../../src/store/types.ts';
-import { eventWrites, makeCheckpoint, makeRun, runWrite, T0 } from './fixtures.ts';
+import { eventWrites, makeCheckpoint, makeEvent, makeRun, pageWrite, runWrite, T0 } from './fixtures.ts';
 
 /** The code of the store error `promise` rejects with. */
 async function codeOf(promise: Promise<unknown>): Promise<string> {
@@ -249,6 +249,106 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
       });
     });
 
+    describe('event pages', () => {
+      const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
+      const seqs = (events: readonly EventRecord[]) => events.map((e) => e.seq);
+
+      it('read back interleaved with single events, in seq order, as they were written', async () => {
+        await store.commit([runWrite(makeRun('r1')), runWrite(makeRun('r2'))]);
+        await store.commit([pageWrite('r1', [10, 11, 12]), ...eventWrites('r1', 0, 2)]);
+        await store.commit([...eventWrites('r1', 13, 14), pageWrite('r1', range(2, 10))]);
+        await store.commit([pageWrite('r1', [20]), ...eventWrites('r1', 14, 17), pageWrite('r2', [0, 1])]);
+        await store.commit([{ kind: 'events', runId: 'r1', events: [] }]);
+        const all = await store.readEvents('r1');
+        expect(seqs(all)).toEqual([...range(0, 17), 20]);
+        expect(all[3]).toEqual(makeEvent('r1', 3));
+        expect(all[0]).toEqual(makeEvent('r1', 0));
+        expect(seqs(await store.readEvents('r2'))).toEqual([0, 1]);
+        expect(await store.lastEventSeq('r1')).toBe(20);
+        expect(await store.lastEventSeq('r2')).toBe(1);
+        await store.commit([...eventWrites('r1', 21, 22)]);
+        expect(await store.lastEventSeq('r1')).toBe(21);
+      });
+
+      it('page across page boundaries with after and limit, and stream through them', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        await store.commit([
+          pageWrite('r1', range(0, 5)),
+          ...eventWrites('r1', 5, 7),
+          pageWrite('r1', range(7, 12)),
+        ]);
+        await store.commit([pageWrite('r1', range(12, 20))]);
+        expect(seqs(await store.readEvents('r1', { after: 3, limit: 4 }))).toEqual([4, 5, 6, 7]);
+        expect(seqs(await store.readEvents('r1', { after: 6, limit: 2 }))).toEqual([7, 8]);
+        expect(seqs(await store.readEvents('r1', { after: 10, limit: 3 }))).toEqual([11, 12, 13]);
+        expect(seqs(await store.readEvents('r1', { after: 11 }))).toEqual(range(12, 20));
+        expect(seqs(await store.readEvents('r1', { after: 2.5, limit: 1 }))).toEqual([3]);
+        expect(seqs(await store.readEvents('r1', { after: 19 }))).toEqual([]);
+        expect(seqs(await store.readEvents('r1', { limit: 0 }))).toEqual([]);
+        expect(await collect(store.streamEvents('r1', 1, 3))).toEqual(range(2, 20));
+        const seen: number[] = [];
+        for await (const event of store.streamEvents('r1', undefined, 4)) {
+          seen.push(event.seq);
+          if (event.seq === 10) await store.commit([pageWrite('r1', range(20, 23))]);
+        }
+        expect(seen).toEqual(range(0, 23));
+      });
+
+      it('refuse a seq already stored or within a stored page, and leave the batch unwritten', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        await store.commit([pageWrite('r1', [10, 12, 14]), ...eventWrites('r1', 20, 21)]);
+        const refusals = [
+          [pageWrite('r1', [14, 15])],
+          [pageWrite('r1', [5, 10])],
+          [pageWrite('r1', [11, 13])],
+          [pageWrite('r1', [0, 30])],
+          [pageWrite('r1', [20])],
+          [pageWrite('r1', [19, 21])],
+          eventWrites('r1', 12, 13),
+          eventWrites('r1', 13, 14),
+          [pageWrite('r1', [30, 31]), pageWrite('r1', [31])],
+          [...eventWrites('r1', 40, 41), pageWrite('r1', [39, 40])],
+        ];
+        for (const batch of refusals) {
+          expect(await codeOf(store.commit([pageWrite('r1', [50]), ...batch]))).toBe('E_STORE_CONFLICT');
+        }
+        await expect(store.commit(eventWrites('r1', 11, 12))).rejects.toThrow(/event 11 of run 'r1'/);
+        await expect(store.commit([pageWrite('r1', [8, 9, 10])])).rejects.toThrow(
+          /events 8 to 10 of run 'r1'/,
+        );
+        expect(seqs(await store.readEvents('r1'))).toEqual([10, 12, 14, 20]);
+        await store.commit([pageWrite('r1', [15, 19]), ...eventWrites('r1', 9, 10)]);
+        expect(seqs(await store.readEvents('r1'))).toEqual([9, 10, 12, 14, 15, 19, 20]);
+      });
+
+      it('refuse a page out of order, of another run, or of a run not stored', async () => {
+        await store.commit([runWrite(makeRun('r1')), runWrite(makeRun('r2'))]);
+        expect(await codeOf(store.commit([pageWrite('r1', [2, 1])]))).toBe('E_USAGE');
+        expect(await codeOf(store.commit([pageWrite('r1', [1, 1])]))).toBe('E_USAGE');
+        const mixed = {
+          kind: 'events',
+          runId: 'r1',
+          events: [makeEvent('r1', 1), makeEvent('r2', 2)],
+        } as const;
+        expect(await codeOf(store.commit([mixed]))).toBe('E_USAGE');
+        expect(await codeOf(store.commit([pageWrite('ghost', [1])]))).toBe('E_STORE_UNKNOWN_RUN');
+        expect(await codeOf(store.commit([{ kind: 'events', runId: 'ghost', events: [] }]))).toBe(
+          'E_STORE_UNKNOWN_RUN',
+        );
+        expect(await store.readEvents('r1')).toEqual([]);
+      });
+
+      it('copy events in and out', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        const events = [makeEvent('r1', 0), makeEvent('r1', 1)];
+        await store.commit([{ kind: 'events', runId: 'r1', events }]);
+        (events[0]?.body as { to: string }).to = 'changed after commit';
+        const [read] = await store.readEvents('r1');
+        (read?.body as { to: string }).to = 'changed after read';
+        expect(await store.readEvents('r1')).toEqual([makeEvent('r1', 0), makeEvent('r1', 1)]);
+      });
+    });
+
     describe('lease', () => {
       const clock = () => createVirtualClock({ start: T0 });
       const a = { pid: 101, host: 'alpha' };
@@ -311,6 +411,105 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         expect(
           await codeOf(store.acquireLease({ runId: 'nope', holder: a, now: time.now(), ttlMs: 100 })),
         ).toBe('E_STORE_UNKNOWN_RUN');
+      });
+    });
+
+    describe('lease in a batch', () => {
+      const lease = (token: string, at: number, pid = 101, host = 'alpha') => ({
+        runId: 'r1',
+        token,
+        pid,
+        host,
+        acquiredAt: at,
+        expiresAt: at + 1000,
+      });
+
+      it('is taken with the run it belongs to and given up with its final status', async () => {
+        const first = lease('t1', T0);
+        await store.commit([runWrite(makeRun('r1')), { kind: 'lease', lease: first }]);
+        expect(await store.getLease('r1')).toEqual(first);
+        const renewed = await store.renewLease(first, T0 + 500, 1000);
+        expect(renewed).toMatchObject({ token: 't1', expiresAt: T0 + 1500 });
+        await store.commit([{ kind: 'lease', lease: lease('t1', T0 + 600) }]);
+        expect(await store.getLease('r1')).toEqual(lease('t1', T0 + 600));
+        await store.commit([
+          pageWrite('r1', [0, 1]),
+          {
+            kind: 'run-status',
+            update: { runId: 'r1', status: 'completed', at: T0 + 700, finishedAt: T0 + 700 },
+          },
+          { kind: 'release', lease: first },
+        ]);
+        expect(await store.getLease('r1')).toBeUndefined();
+        expect((await store.getRun('r1'))?.status).toBe('completed');
+        await store.commit([
+          { kind: 'release', lease: first },
+          { kind: 'release', lease: { ...first, runId: 'x' } },
+        ]);
+      });
+
+      it('refused while another token holds it live fails the whole batch, naming the holder', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        const held = await store.acquireLease({
+          runId: 'r1',
+          holder: { pid: 202, host: 'beta' },
+          now: T0,
+          ttlMs: 1000,
+        });
+        const batch = [
+          { kind: 'checkpoint', checkpoint: makeCheckpoint('r1', '1') },
+          pageWrite('r1', [0, 1]),
+          runWrite(makeRun('r2')),
+          { kind: 'lease', lease: lease('mine', T0 + 999) },
+        ] as const;
+        await expect(store.commit(batch)).rejects.toThrow(/process 202 on beta/);
+        expect(await codeOf(store.commit(batch))).toBe('E_STORE_LEASE_HELD');
+        expect(await store.getCheckpoint('r1', '1')).toBeUndefined();
+        expect(await store.readEvents('r1')).toEqual([]);
+        expect(await store.getRun('r2')).toBeUndefined();
+        expect(await store.getLease('r1')).toEqual(held);
+        await store.commit([{ kind: 'release', lease: lease('mine', T0) }]);
+        expect(await store.getLease('r1')).toEqual(held);
+        const taken = lease('mine', T0 + 1000);
+        await store.commit([...batch.slice(0, 3), { kind: 'lease', lease: taken }]);
+        expect(await store.getLease('r1')).toEqual(taken);
+        expect(await codeOf(store.renewLease(held, T0 + 1000, 1000))).toBe('E_STORE_LEASE_LOST');
+        expect(
+          await codeOf(store.commit([{ kind: 'lease', lease: { ...lease('t', T0), runId: 'ghost' } }])),
+        ).toBe('E_STORE_UNKNOWN_RUN');
+      });
+
+      it('fences a batch: held under its token it writes, taken over or released it fails whole', async () => {
+        const first = lease('t1', T0);
+        await store.commit([runWrite(makeRun('r1')), { kind: 'lease', lease: first }]);
+        const fenced = (checkpoint: string) =>
+          [
+            { kind: 'held', lease: first },
+            { kind: 'checkpoint', checkpoint: makeCheckpoint('r1', checkpoint) },
+          ] as const;
+        await store.commit(fenced('1'));
+        expect(await store.getCheckpoint('r1', '1')).toBeDefined();
+        const taken = lease('t2', T0 + 1000);
+        await store.commit([{ kind: 'lease', lease: taken }]);
+        const lost = store.commit(fenced('2'));
+        await expect(lost).rejects.toThrow(/taken over by process/);
+        expect(await codeOf(store.commit(fenced('2')))).toBe('E_STORE_LEASE_LOST');
+        expect(await store.getCheckpoint('r1', '2')).toBeUndefined();
+        await store.commit([{ kind: 'release', lease: taken }]);
+        expect(await codeOf(store.commit(fenced('3')))).toBe('E_STORE_LEASE_LOST');
+        expect(await store.getCheckpoint('r1', '3')).toBeUndefined();
+      });
+
+      it('undone with its batch: a failed batch keeps the lease it would have released', async () => {
+        const first = lease('t1', T0);
+        await store.commit([runWrite(makeRun('r1')), { kind: 'lease', lease: first }]);
+        const batch = [
+          { kind: 'release', lease: first },
+          ...eventWrites('r1', 0, 1),
+          ...eventWrites('r1', 0, 1),
+        ] as const;
+        expect(await codeOf(store.commit(batch))).toBe('E_STORE_CONFLICT');
+        expect(await store.getLease('r1')).toEqual(first);
       });
     });
 
@@ -382,6 +581,7 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
               entry: { runId: id, itemPath: '1', stepKey: 's', value: 'v', committedAt: T0 },
             },
             ...eventWrites(id, 0, 3),
+            pageWrite(id, [3, 4, 5]),
           ]);
         }
         await store.acquireLease({
@@ -396,11 +596,13 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         expect(await store.listCheckpoints('old-done')).toEqual([]);
         expect(await store.listJournal('old-done')).toEqual([]);
         expect(await store.readEvents('old-done')).toEqual([]);
+        expect(await store.lastEventSeq('old-done')).toBeUndefined();
         expect(await store.getLease('old-done')).toBeUndefined();
         for (const id of ['old-running', 'new-done']) {
           expect((await store.getRun(id))?.id).toBe(id);
           expect(await store.listCheckpoints(id)).toHaveLength(1);
-          expect(await store.readEvents(id)).toHaveLength(3);
+          expect(await store.readEvents(id)).toHaveLength(6);
+          expect(await store.lastEventSeq(id)).toBe(5);
         }
         expect((await store.prune({ olderThan: T0, statuses: ['running'] })).runs).toBe(1);
         expect((await store.listRuns()).runs.map((run) => run.id)).toEqual(['new-done']);

@@ -1,5 +1,11 @@
 /** Records for the store tests: a run, an item checkpoint with hostile keys, and the times they use. */
-import type { CheckpointState, ItemCheckpoint, RunRecord, StoreWrite } from '../../src/store/types.ts';
+import type {
+  CheckpointState,
+  EventRecord,
+  ItemCheckpoint,
+  RunRecord,
+  StoreWrite,
+} from '../../src/store/types.ts';
 
 /** A wall time (ms since the epoch) the tests start at. */
 export const T0 = 1_800_000_000_000;
@@ -82,10 +88,17 @@ export function runWrite(run: RunRecord): StoreWrite {
 export function eventWrites(runId: string, from: number, to: number): StoreWrite[] {
   const writes: StoreWrite[] = [];
   for (let seq = from; seq < to; seq++) {
-    writes.push({
-      kind: 'event',
-      event: { runId, seq, type: 'route', body: { seq, type: 'route', to: `p${seq}` } },
-    });
+    writes.push({ kind: 'event', event: makeEvent(runId, seq) });
   }
   return writes;
+}
+
+/** The event `seq` of `runId`, as {@link eventWrites} writes it. */
+export function makeEvent(runId: string, seq: number): EventRecord {
+  return { runId, seq, type: 'route', body: { seq, type: 'route', to: `p${seq}` } };
+}
+
+/** A page of the events `seqs` of `runId`, written as one record. */
+export function pageWrite(runId: string, seqs: readonly number[]): StoreWrite {
+  return { kind: 'events', runId, events: seqs.map((seq) => makeEvent(runId, seq)) };
 }

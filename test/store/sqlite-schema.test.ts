@@ -11,7 +11,7 @@ import { openSqliteStore, type SqliteRunStore } from '../../src/store/sqlite.ts'
 import { MIGRATIONS, migrate, SCHEMA_VERSION, schemaVersion } from '../../src/store/sqlite-schema.ts';
 import type { StoreWrite } from '../../src/store/types.ts';
 import { tempFolder } from './files.ts';
-import { eventWrites, makeCheckpoint, makeRun, runWrite, T0 } from './fixtures.ts';
+import { eventWrites, makeCheckpoint, makeEvent, makeRun, runWrite, T0 } from './fixtures.ts';
 
 let folder: ReturnType<typeof tempFolder>;
 beforeEach(() => {
@@ -67,6 +67,99 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('move a version 2 file forward to event pages, reading its old event rows beside new pages', async () => {
+    const file = join(folder.dir, 'v2.db');
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(file);
+    migrate(old, 2);
+    old.pragma('journal_mode = WAL');
+    old
+      .prepare(
+        `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+           engine_version, dag, documents, policy, policy_hash, input, options)
+         VALUES ('r1', 'urn:test:dag', 'h', 'running', ?, ?, NULL, 1, '0.0.1', ?, '[]', '{}', 'p', '[]', '{}')`,
+      )
+      .run(T0, T0, JSON.stringify({ iri: 'urn:test:dag', hash: 'h' }));
+    const insert = old.prepare("INSERT INTO events (run_id, seq, type, body) VALUES ('r1', ?, 'route', ?)");
+    for (const seq of [0, 1, 2]) insert.run(seq, JSON.stringify({ seq }));
+    old.prepare("INSERT INTO leases VALUES ('r1', 'old-token', 7, 'h', ?, ?)").run(T0, T0 + 10);
+    expect(old.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'event_pages'").pluck().get()).toBe(
+      0,
+    );
+    old.close();
+
+    const store = await openSqliteStore(file);
+    expect(store.pragmas().userVersion).toBe(SCHEMA_VERSION);
+    expect(await store.lastEventSeq('r1')).toBe(2);
+    const page = [3, 4, 5].map((seq) => ({ runId: 'r1', seq, type: 'route', body: { seq } }));
+    await store.commit([{ kind: 'events', runId: 'r1', events: page }]);
+    expect((await store.readEvents('r1', { after: 1 })).map((e) => e.body)).toEqual(
+      [2, 3, 4, 5].map((seq) => ({ seq })),
+    );
+    expect(await store.lastEventSeq('r1')).toBe(5);
+    expect((await store.getLease('r1'))?.token).toBe('old-token');
+    await store.close();
+    const migrated = new Database(file, { readonly: true });
+    const leases = migrated.prepare("SELECT sql FROM sqlite_schema WHERE name = 'leases'").pluck().get();
+    expect(leases).toMatch(/WITHOUT ROWID$/);
+    migrated.close();
+  });
+
+  it('move a version 3 file forward, reading its pages of [seq, type, body] beside pages of bodies', async () => {
+    const file = join(folder.dir, 'v3.db');
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(file);
+    migrate(old, 3);
+    old.pragma('journal_mode = WAL');
+    old
+      .prepare(
+        `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+           engine_version, dag, documents, policy, policy_hash, input, options)
+         VALUES ('r1', 'urn:test:dag', 'h', 'failed', ?, ?, NULL, 1, '0.0.1', ?, '[]', '{}', 'p', '[]', '{}')`,
+      )
+      .run(T0, T0, JSON.stringify({ iri: 'urn:test:dag', hash: 'h' }));
+    const v3Page = [0, 1, 2].map((seq) => [seq, 'route', { type: 'route', seq, runId: 'r1' }]);
+    old.prepare("INSERT INTO event_pages VALUES ('r1', 0, 2, ?)").run(JSON.stringify(v3Page));
+    old.close();
+
+    const store = await openSqliteStore(file);
+    expect(store.pragmas().userVersion).toBe(SCHEMA_VERSION);
+    // Bodies that carry their own seq and type are kept alone; any other body keeps its wrapper.
+    const page = [
+      { runId: 'r1', seq: 3, type: 'route', body: { type: 'route', seq: 3, runId: 'r1' } },
+      { runId: 'r1', seq: 4, type: 'route', body: { type: 'item.end', seq: 4 } },
+      { runId: 'r1', seq: 5, type: 'route', body: [5] },
+      { runId: 'r1', seq: 6, type: 'route', body: null },
+      { runId: 'r1', seq: 7, type: 'route', body: fixedRunId({ type: 'route', seq: 7 }) },
+    ];
+    await store.commit([{ kind: 'events', runId: 'r1', events: page }]);
+    // The body written without its run id is the caller's, unchanged once the commit is done.
+    expect(Object.keys(page[0]?.body as object)).toEqual(['type', 'seq', 'runId']);
+    const expected = [...v3Page.map(([seq, type, body]) => ({ runId: 'r1', seq, type, body })), ...page];
+    expect(await store.readEvents('r1')).toEqual(expected);
+    expect(await store.readEvents('r1', { after: 2, limit: 2 })).toEqual(page.slice(0, 2));
+    expect((await store.listRuns({ status: 'failed' })).runs.map((run) => run.id)).toEqual(['r1']);
+    expect((await store.listRuns({ dag: 'urn:test:dag', status: 'running' })).runs).toEqual([]);
+    await store.close();
+    const migrated = new Database(file, { readonly: true });
+    const stored = migrated.prepare('SELECT body FROM event_pages WHERE first_seq = 3').pluck().get();
+    expect(JSON.parse(stored as string)).toEqual([
+      { type: 'route', seq: 3 },
+      [4, 'route', { type: 'item.end', seq: 4 }],
+      [5, 'route', [5]],
+      [6, 'route', null],
+      [7, 'route', { type: 'route', seq: 7, runId: 'r1' }],
+    ]);
+    const indexes = migrated
+      .prepare(
+        "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL",
+      )
+      .pluck()
+      .all();
+    expect(indexes).toEqual(['runs_by_age']);
+    migrated.close();
+  });
+
   it('run in one transaction: a failing step leaves the file at its old version with nothing half done', async () => {
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(join(folder.dir, 'half.db'));
@@ -86,7 +179,29 @@ describe('migrations', () => {
     const old = new Database(file);
     migrate(old, 1);
     old.close();
-    await expect(openSqliteStore(file, { readonly: true })).rejects.toThrow(/needs migrating to 2/);
+    await expect(openSqliteStore(file, { readonly: true })).rejects.toThrow(
+      new RegExp(`needs migrating to ${SCHEMA_VERSION}`),
+    );
+  });
+});
+
+describe('event pages', () => {
+  it('are kept as one row each; a page of one event as an events row', async () => {
+    const file = join(folder.dir, 'pages.db');
+    const store = await openSqliteStore(file);
+    const page = Array.from({ length: 50 }, (_, seq) => makeEvent('r1', seq));
+    await store.commit([runWrite(makeRun('r1')), { kind: 'events', runId: 'r1', events: page }]);
+    await store.commit([{ kind: 'events', runId: 'r1', events: [makeEvent('r1', 50)] }]);
+    await store.close();
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(file, { readonly: true });
+    const count = (table: string) => db.prepare(`SELECT count(*) FROM ${table}`).pluck().get();
+    expect([count('event_pages'), count('events')]).toEqual([1, 1]);
+    expect(db.prepare('SELECT first_seq, last_seq FROM event_pages').get()).toEqual({
+      first_seq: 0,
+      last_seq: 49,
+    });
+    db.close();
   });
 });
 
@@ -148,3 +263,8 @@ describe('loading better-sqlite3', () => {
     expect(JSON.parse(out)).toEqual([false, true]);
   });
 });
+
+/** `body` with a run id `r1` that cannot be deleted. */
+function fixedRunId(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.defineProperty(body, 'runId', { value: 'r1', enumerable: true, configurable: false });
+}

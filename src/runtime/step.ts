@@ -1,0 +1,257 @@
+import type { GatherPlacement } from '../document/model.ts';
+import type { CompiledPlacement } from '../graph/compile.ts';
+import type { WaitReason } from '../store/types.ts';
+import { decide, type Outcome } from './decide.ts';
+import { runEmbed } from './embed.ts';
+import { summarise } from './error-summary.ts';
+import { isThenable } from './execute.ts';
+import { follow } from './follow.ts';
+import type { ChildResult } from './gather.ts';
+import { reduceChildren } from './gather.ts';
+import { countVisit, type ItemState } from './item-state.ts';
+import { setPointer } from './pointer.ts';
+import type { Prepared } from './prepare.ts';
+import type { WaitingFor } from './run.ts';
+import type { Ending, RunContext } from './runner.ts';
+import { runScatter } from './scatter.ts';
+import type { Semaphore } from './semaphore.ts';
+import { runTask, type TaskOutcome } from './task.ts';
+
+/**
+ * What an item carries from one transition to the next beyond its {@link ItemState}: what it waits for (for
+ * an abort's report), the results a scatter handed to the gather it routes to, and the last delay of each
+ * budget (decorrelated back-off grows from it). The last two are checkpointed with the item.
+ */
+export interface ItemCarry {
+  waiting: WaitingFor;
+  gathered: readonly ChildResult[] | undefined;
+  delays: Map<string, number> | undefined;
+}
+
+/** The item moves to `to`, after waiting `delayMs` (0: at once) for `reason`. */
+export interface Move {
+  readonly kind: 'move';
+  readonly to: CompiledPlacement;
+  readonly delayMs: number;
+  readonly reason: WaitReason | undefined;
+}
+
+/** One transition of an item: it moved on, or it ended (see {@link Ending}). */
+export type Transition = Move | Ending;
+
+/** A carry for an item that has not moved yet. */
+export function freshCarry(): ItemCarry {
+  return { waiting: 'queue', gathered: undefined, delays: undefined };
+}
+
+/**
+ * Moves an item by one transition: executes the placement it is at (a node, a scatter and its children, a
+ * gather, an embedded run, a terminal), hands the outcome to {@link decide}, and carries the decision out
+ * with {@link follow}. It says where the item goes and how long it waits first, and never sleeps. In a
+ * durable run it hands the transition to the run's recorder (the item's checkpoint at its next placement,
+ * with the wall time its wait ends, or its ending) in the same turn as the transition's events, so a crash
+ * never keeps the events of a transition without its checkpoint; the loops that call it (in process,
+ * durable) only sleep the wait. Synchronous nodes give a synchronous transition.
+ */
+export function step(
+  run: RunContext,
+  prep: Prepared,
+  state: ItemState,
+  at: CompiledPlacement,
+  carry: ItemCarry,
+): Transition | Promise<Transition> {
+  const placement = at.placement;
+  if (placement.kind === 'terminal') {
+    countVisit(state, at.key);
+    const ev = run.events;
+    if (ev) {
+      const dag = prep.compiled.dag.id;
+      ev.emit({ type: 'item.end', item: state.id, dag, terminal: at.key, outcome: placement.outcome });
+    }
+    const ending = { kind: 'terminal', placement: at.key, outcome: placement.outcome } as const;
+    return run.ended(prep.compiled.dag.id, state, at.key, ending);
+  }
+  if (placement.kind === 'task') {
+    const semaphore = run.semaphoreOf(prep, at);
+    if (semaphore !== undefined && !semaphore.tryAcquire()) {
+      carry.waiting = 'queue';
+      return semaphore.acquire(run.signal).then(() => taskStep(run, prep, state, at, carry, semaphore));
+    }
+    return taskStep(run, prep, state, at, carry, semaphore);
+  }
+  if (placement.kind === 'gather') return gatherStep(run, prep, state, at, carry);
+  return otherStep(run, prep, state, at, carry);
+}
+
+/** A gather placement: reduces the results its scatter handed over, synchronously. */
+function gatherStep(
+  run: RunContext,
+  prep: Prepared,
+  state: ItemState,
+  at: CompiledPlacement,
+  carry: ItemCarry,
+): Transition {
+  carry.waiting = 'node';
+  const placement = at.placement as GatherPlacement;
+  const visit = countVisit(state, at.key);
+  const ev = run.events;
+  const started = ev ? run.placementStart(ev, state.id, prep.compiled.dag.id, at.key, visit) : 0;
+  const reduced = reduceChildren(placement, carry.gathered ?? []);
+  carry.gathered = undefined;
+  state.data = setPointer(state.data, placement.into, reduced.value);
+  return transit(run, prep, state, at, carry, { output: reduced.output }, started);
+}
+
+/** A task placement, holding a slot of `semaphore` (when it has one) until the node has settled. */
+function taskStep(
+  run: RunContext,
+  prep: Prepared,
+  state: ItemState,
+  at: CompiledPlacement,
+  carry: ItemCarry,
+  semaphore: Semaphore | undefined,
+): Transition | Promise<Transition> {
+  carry.waiting = 'node';
+  let pending: TaskOutcome | Promise<TaskOutcome>;
+  let started = 0;
+  try {
+    // A slot may be granted just as the item's scope is cancelled: no start is reported for a node that
+    // will not be called.
+    if (run.stopReason !== undefined) throw run.signal.reason;
+    const visit = countVisit(state, at.key);
+    const ev = run.events;
+    if (ev) started = run.placementStart(ev, state.id, prep.compiled.dag.id, at.key, visit);
+    pending = runTask(run, prep, at, state, visit);
+  } catch (error) {
+    semaphore?.release();
+    throw error;
+  }
+  if (isThenable<TaskOutcome>(pending)) {
+    return pending.then(
+      (outcome) => {
+        semaphore?.release();
+        return transit(run, prep, state, at, carry, outcome, started);
+      },
+      (error: unknown) => {
+        if (run.stopReason === undefined) {
+          semaphore?.release();
+          throw error;
+        }
+        // Stopped where it stands, reported before its slot goes to the next item, as the events show it.
+        const stopped = run.stopped(prep.compiled.dag.id, state, at.key, 'node');
+        semaphore?.release();
+        return stopped;
+      },
+    );
+  }
+  semaphore?.release();
+  return transit(run, prep, state, at, carry, pending, started);
+}
+
+/** Scatter, embed and phase placements. */
+async function otherStep(
+  run: RunContext,
+  prep: Prepared,
+  state: ItemState,
+  at: CompiledPlacement,
+  carry: ItemCarry,
+): Promise<Transition> {
+  carry.waiting = 'node';
+  const placement = at.placement;
+  const visit = countVisit(state, at.key);
+  const ev = run.events;
+  const started = ev ? run.placementStart(ev, state.id, prep.compiled.dag.id, at.key, visit) : 0;
+  let outcome: TaskOutcome | Outcome;
+  if (placement.kind === 'scatter') {
+    const children = await runScatter(run, prep, at, state, visit);
+    if ('error' in children) outcome = children;
+    else {
+      carry.gathered = children.results;
+      outcome = { output: 'done' };
+    }
+  } else if (placement.kind === 'embed') {
+    outcome = await runEmbed(run, at, state, visit, prep.compiled.dag.id);
+  } else {
+    // Phases are not on item paths: the dispatcher refuses documents that route to them
+    // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.
+    outcome = { output: 'done' };
+  }
+  return transit(run, prep, state, at, carry, outcome, started);
+}
+
+/**
+ * Decides on an outcome and follows the decision: the item's next placement and wait, or its failure.
+ * `started` is the clock time the placement started (for its `placement.end`). Exported for the
+ * distributed workers, which run a scatter's children as jobs and take the scatter's transition once the
+ * last child ended.
+ */
+export function transit(
+  run: RunContext,
+  prep: Prepared,
+  state: ItemState,
+  at: CompiledPlacement,
+  carry: ItemCarry,
+  outcome: TaskOutcome | Outcome,
+  started: number,
+): Transition {
+  const dagId = prep.compiled.dag.id;
+  const timing = prep.timings[at.index] ?? run.env.policy.defaults;
+  let hint: unknown = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
+  if (hint !== undefined) hint = run.usableHint(hint, state.id, dagId, at.key, 'returned');
+  else if ('error' in outcome && outcome.error.retryAfter !== undefined)
+    run.usableHint(outcome.error.retryAfter, state.id, dagId, at.key, 'threw an error with');
+  const now = run.clock.now();
+  // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
+  const wallNow =
+    hint !== undefined || ('error' in outcome && outcome.error.retryAfter !== undefined)
+      ? run.clock.wallNow()
+      : now;
+  const delays = carry.delays;
+  const decision = decide(
+    at,
+    prep.compiled.budgets,
+    state,
+    outcome,
+    timing,
+    now,
+    run.runDeadlineAt,
+    run.env.random,
+    hint,
+    delays === undefined ? undefined : previousDelayOf(delays, at, outcome),
+    wallNow,
+  );
+  const ev = run.events;
+  if (ev) {
+    const error = 'error' in outcome ? summarise(outcome.error) : undefined;
+    run.placementEnd(ev, state.id, dagId, at.key, decision.output, started, error, now);
+  }
+  if (decision.type === 'fail') return run.failed(dagId, state, at.key, decision.error);
+  let delayMs = 0;
+  let reason: WaitReason | undefined;
+  if (decision.type === 'wait') {
+    carry.delays ??= new Map();
+    carry.delays.set(decision.budget, decision.delayMs);
+    delayMs = decision.delayMs;
+    if (delayMs > 0) reason = decision.delaySource;
+  }
+  const to = follow(run, dagId, state, at, decision, now);
+  // A durable run records the transition now, in the same turn as its events, before the item acts on it.
+  const recorder = run.durable?.recorder;
+  if (recorder !== undefined) {
+    const wait =
+      delayMs > 0 ? { until: run.clock.wallNow() + delayMs, reason: reason ?? 'backoff' } : undefined;
+    recorder.moved(dagId, state, to, carry, wait);
+  }
+  return { kind: 'move', to, delayMs, reason };
+}
+
+/** The previous delay of the budget the outcome's route spends, for decorrelated back-off. */
+function previousDelayOf(
+  delays: ReadonlyMap<string, number>,
+  at: CompiledPlacement,
+  outcome: TaskOutcome | Outcome,
+): number | undefined {
+  const output = 'output' in outcome ? outcome.output : 'retry';
+  const budget = at.routes.get(output)?.route.budget;
+  return budget === undefined ? undefined : delays.get(budget);
+}

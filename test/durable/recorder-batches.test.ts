@@ -1,0 +1,149 @@
+/**
+ * How the recorder batches a durable run's writes: a run of quick nodes commits its record, then its
+ * transitions together with its end; an ended item's checkpoint is the item as it stood when it ended, even
+ * when its state changes before the batch commits; a turn's events go in pages of at most 512.
+ */
+import { describe, expect, it } from 'vitest';
+import { dag } from '../../src/document/builder.ts';
+import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
+import { createDispatcher } from '../../src/runtime/dispatcher.ts';
+import type { RunEvent } from '../../src/runtime/events.ts';
+import { createItemState } from '../../src/runtime/item-state.ts';
+import { defineNode } from '../../src/runtime/node.ts';
+import { Recorder } from '../../src/runtime/recorder.ts';
+import { createMemoryStore } from '../../src/store/memory.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { RunStore, StoreWrite } from '../../src/store/types.ts';
+import { makeRun } from '../store/fixtures.ts';
+
+/** `store` with every batch it commits kept, as the kinds of its writes. */
+function watched(store: RunStore): { readonly store: RunStore; readonly batches: StoreWrite[][] } {
+  const batches: StoreWrite[][] = [];
+  const wrapped = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key, target) as unknown;
+      if (key === 'commit') {
+        return (batch: readonly StoreWrite[]) => {
+          batches.push([...batch]);
+          return target.commit(batch);
+        };
+      }
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store: wrapped, batches };
+}
+
+const quick = dag('urn:test:quick', { name: 'quick', version: '1' })
+  .budget('again', 2)
+  .entry('work')
+  .task('work', 'urn:test:work')
+  .route('ok', 'done')
+  .retry('again', 'work', { budget: 'again', exhausted: 'done' })
+  .terminal('done', 'completed')
+  .build();
+
+const work = defineNode({
+  id: 'urn:test:work',
+  outputs: ['ok', 'again'],
+  run: (item, ctx) => {
+    item.data.visits = ctx.visit;
+    return ctx.attempts('again') < 2 ? 'again' : 'ok';
+  },
+});
+
+const policy = {
+  defaults: { backoff: { strategy: 'constant', baseMs: 0, capMs: 0 }, jitter: 'none' },
+} as const;
+
+describe('the recorder', () => {
+  it('commits a run of quick nodes as its record, then its transitions with its end', async () => {
+    const inner = await openSqliteStore(':memory:');
+    const { store, batches } = watched(inner);
+    const dispatcher = createDispatcher({ nodes: [work], policy, store });
+    const result = await dispatcher.run(quick, {}, { items: [{}, {}], runId: 'quick' });
+    expect(result.status).toBe('completed');
+    expect(batches.map((batch) => batch.map((write) => write.kind))).toEqual([
+      ['run', 'lease'],
+      ['held', 'checkpoint', 'checkpoint', 'events', 'run-status', 'release'],
+    ]);
+    const [one, two] = await store.listCheckpoints('quick');
+    expect([one?.itemId, two?.itemId]).toEqual(['1', '2']);
+    expect(one?.state.data).toEqual({ visits: 3 });
+    expect(one?.position).toMatchObject({ placement: 'done', visit: 1 });
+    expect(one?.ending).toEqual({ kind: 'terminal', placement: 'done', outcome: 'completed' });
+    expect((await store.getRun('quick'))?.status).toBe('completed');
+    expect(await store.getLease('quick')).toBeUndefined();
+    await store.close();
+  });
+
+  it("commits each transition before the wait it starts, and the run's end with the last transitions", async () => {
+    const inner = createMemoryStore();
+    const { store, batches } = watched(inner);
+    const clock = createVirtualClock({ auto: true, wallStart: 1_000_000 });
+    const waiting = {
+      defaults: { backoff: { strategy: 'constant', baseMs: 500, capMs: 500 }, jitter: 'none' },
+    } as const;
+    const seen: RunEvent[] = [];
+    const dispatcher = createDispatcher({ nodes: [work], policy: waiting, store, clock });
+    const result = await dispatcher.run(quick, {}, { runId: 'waits', onEvent: (e) => seen.push(e) });
+    expect(result.status).toBe('completed');
+    const kinds = batches.map((batch) => batch.map((write) => write.kind).join(' '));
+    // Each wait's checkpoint is durable before the wait; the item ends after the last wait, then the run.
+    expect(kinds).toEqual([
+      'run lease',
+      'held checkpoint events',
+      'held checkpoint events',
+      'held checkpoint events run-status release',
+    ]);
+    const waits = batches.slice(1, 3).map((batch) => batch.find((write) => write.kind === 'checkpoint'));
+    expect(waits.map((write) => (write?.kind === 'checkpoint' ? write.checkpoint.status : ''))).toEqual([
+      'waiting',
+      'waiting',
+    ]);
+    expect(seen.filter((e) => e.type === 'retry.scheduled')).toHaveLength(2);
+  });
+
+  it('records an ended item as it stood when it ended, whatever changes its state before the commit', async () => {
+    const store = createMemoryStore();
+    await store.commit([{ kind: 'run', run: makeRun('r1') }]);
+    const clock = createVirtualClock({ wallStart: 1_000_000 });
+    const recorder = new Recorder(store, 'r1', clock);
+    const state = createItemState('1', { list: [1, 2], note: 'kept' });
+    state.visits.done = 1;
+    recorder.ended('urn:test:dag', state, 'done', {
+      kind: 'terminal',
+      placement: 'done',
+      outcome: 'completed',
+    });
+    (state.data as { list: number[] }).list.push(3);
+    (state.data as { note: string }).note = 'changed';
+    state.visits.done = 2;
+    await recorder.flush();
+    const saved = await store.getCheckpoint('r1', '1');
+    expect(saved?.state.data).toEqual({ list: [1, 2], note: 'kept' });
+    expect(saved?.state.visits).toEqual({ done: 1 });
+    expect(saved).toMatchObject({ runId: 'r1', itemId: '1', status: 'ended', updatedAt: 1_000_000 });
+  });
+
+  it('writes the events of one turn in pages of at most 512', async () => {
+    const inner = createMemoryStore();
+    const { store, batches } = watched(inner);
+    await store.commit([{ kind: 'run', run: makeRun('r1') }]);
+    const recorder = new Recorder(store, 'r1', createVirtualClock());
+    for (let seq = 0; seq < 1200; seq++) {
+      recorder.event({
+        type: 'warning',
+        code: 'W',
+        message: 'm',
+        seq,
+        time: seq,
+        runId: 'r1',
+      } as unknown as RunEvent);
+    }
+    await recorder.flush();
+    const pages = (batches.at(-1) ?? []).flatMap((write) => (write.kind === 'events' ? [write.events] : []));
+    expect(pages.map((page) => page.length)).toEqual([512, 512, 176]);
+    expect((await store.readEvents('r1')).map((e) => e.seq)).toEqual([...Array(1200).keys()]);
+  });
+});
