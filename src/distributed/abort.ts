@@ -1,0 +1,128 @@
+/**
+ * Aborting a distributed run from any process that reaches its Redis: the abort is written in the run's
+ * ledger, which every worker reads (a job of the run then ends its item as aborted instead of running
+ * nodes); the run's jobs that wait in the queue (retry waits as delayed jobs, and jobs no worker took yet)
+ * are taken off it and their items accounted for as aborted, so that no wait keeps the run open. The run
+ * ends `aborted` once its last item ended; the items that were already running end as they end.
+ */
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { SwitchyardError } from '../errors.ts';
+import type { Clock } from '../policy/types.ts';
+import type { WaitingFor } from '../runtime/run.ts';
+import { emptyTally } from '../runtime/run-scope.ts';
+import type { RunStatus, RunStore } from '../store/types.ts';
+import { cancelChild } from './abort-job.ts';
+import { deliver } from './deliver.ts';
+import type { ItemJob } from './job-data.ts';
+import { runKeys } from './keys.ts';
+import { readLedger } from './ledger.ts';
+import type { Wiring } from './scatter-jobs.ts';
+
+/** How often an abort looks again for the run's waiting jobs while it waits for the run to end (ms). */
+const SWEEP_MS = 100;
+
+/** Marks the abort in the ledger once; answers -1 when the run has no ledger. */
+const MARK = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+return redis.call('HSETNX', KEYS[1], 'aborted', ARGV[1])
+`;
+
+/** What an abort reaches: the queue and prefix of the workers, and the run store the runs are recorded in. */
+export interface AbortTarget {
+  readonly redis: Redis;
+  readonly queue: Queue;
+  readonly prefix: string;
+  readonly store: RunStore;
+  readonly clock: Clock;
+}
+
+/** How an abort went. */
+export interface AbortOutcome {
+  /** The run's status when the abort returned: `aborted` (or what its items made it), or `running` still. */
+  readonly status: RunStatus;
+  /** Items taken off the queue and ended as aborted. */
+  readonly removed: number;
+}
+
+/**
+ * Aborts run `runId`, then waits up to `waitMs` (default 30000) for it to end, taking the run's waiting
+ * jobs off the queue meanwhile. An unknown run is `E_STORE_UNKNOWN_RUN`; a run that ended is
+ * `E_RUN_FINISHED`; a run with no ledger under this prefix (a run one process carries, or another
+ * installation's) is `E_USAGE`.
+ */
+export async function abortRun(
+  target: AbortTarget,
+  runId: string,
+  reason = 'aborted on request',
+  waitMs = 30_000,
+): Promise<AbortOutcome> {
+  const { redis, store, clock } = target;
+  const run = await store.getRun(runId);
+  if (run === undefined) {
+    throw new SwitchyardError(
+      'E_STORE_UNKNOWN_RUN',
+      `no run '${runId}' in ${store.location}: list the runs with \`switchyard runs --redis <url>\``,
+    );
+  }
+  if (run.status !== 'running') throw finished(runId, run.status);
+  const keys = runKeys(target.prefix, runId);
+  const marked = Number(await redis.eval(MARK, 1, keys.ledger, reason));
+  if (marked === -1) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      `run '${runId}' is not carried by workers under key prefix '${target.prefix}': a run carried by one process is stopped with Ctrl-C in that process; for another installation set $SWITCHYARD_REDIS_PREFIX`,
+    );
+  }
+  const ledger = await readLedger(redis, keys);
+  const wiring: Wiring = { redis, queue: target.queue, keys };
+  const dag = ledger?.dag ?? run.dag.iri;
+  const started = clock.now();
+  let removed = 0;
+  for (;;) {
+    removed += await sweep(wiring, runId, dag, clock);
+    const status = (await store.getRun(runId))?.status ?? 'running';
+    if (status !== 'running' || clock.now() - started >= waitMs) return { status, removed };
+    await clock.sleep(SWEEP_MS);
+  }
+}
+
+/** The error for an abort of a run that ended. */
+function finished(runId: string, status: RunStatus): SwitchyardError {
+  return new SwitchyardError(
+    'E_RUN_FINISHED',
+    `run '${runId}' already ended (${status}); there is nothing to abort`,
+  );
+}
+
+/**
+ * Takes the run's delayed and waiting item jobs off the queue and ends their items as aborted (a scatter
+ * child is counted off its gather as cancelled). A job a worker took meanwhile is left to the worker.
+ */
+async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): Promise<number> {
+  let removed = 0;
+  for (const type of ['delayed', 'waiting'] as const) {
+    const waitingFor: WaitingFor = type === 'delayed' ? 'backoff' : 'queue';
+    for (const job of await wiring.queue.getJobs([type], 0, -1, true)) {
+      const data = job.data as Partial<ItemJob> | undefined;
+      if (data?.runId !== runId || data.kind !== 'item' || data.state === undefined || data.at === undefined)
+        continue;
+      try {
+        await job.remove();
+      } catch {
+        continue;
+      }
+      removed++;
+      if (data.child !== undefined) {
+        await cancelChild(wiring, runId, dag, clock, data.child);
+      } else {
+        const end = {
+          ending: { kind: 'stopped', placement: data.at, waitingFor } as const,
+          state: data.state,
+        };
+        await deliver(wiring, runId, data.dag ?? dag, clock, { events: [], tally: emptyTally(), end });
+      }
+    }
+  }
+  return removed;
+}

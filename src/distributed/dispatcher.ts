@@ -1,0 +1,272 @@
+import { randomUUID } from 'node:crypto';
+import { hashDag } from '../document/hash.ts';
+import type { Dag, DagLibrary } from '../document/model.ts';
+import { SwitchyardError } from '../errors.ts';
+import type { CompiledDag } from '../graph/compile.ts';
+import { systemClock } from '../policy/clock.ts';
+import { defaultPolicy } from '../policy/defaults.ts';
+import { isResolvedPolicy, resolvePolicy } from '../policy/resolve.ts';
+import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
+import { Admissions, reachableDags } from '../runtime/admit.ts';
+import { copyJson } from '../runtime/copy.ts';
+import type { RunOptions } from '../runtime/dispatcher.ts';
+import { EventStream } from '../runtime/event-stream.ts';
+import { createItemState } from '../runtime/item-state.ts';
+import type { NodeDefinition, NodeRegistry } from '../runtime/node.ts';
+import { isCompiled } from '../runtime/prepare.ts';
+import { Run } from '../runtime/run.ts';
+import { openRedisStore, RedisRunStore } from '../store/redis.ts';
+import { connectRedis } from '../store/redis-connect.ts';
+import type { RunStore } from '../store/types.ts';
+import { type AbortOutcome, abortRun } from './abort.ts';
+import { followRun } from './follow.ts';
+import { ITEM_JOB_OPTIONS } from './item-processor.ts';
+import { type ItemJob, JOB_FORMAT } from './job-data.ts';
+import { defaultStorePrefix, runKeys } from './keys.ts';
+import { openLedger } from './ledger.ts';
+import { closeRun } from './run-close.ts';
+import { recordRun } from './run-record.ts';
+import { specOf } from './run-spec.ts';
+import { DEFAULT_PREFIX, DEFAULT_QUEUE, registryOf } from './worker.ts';
+import { WorkerAdmissions } from './worker-admissions.ts';
+
+/** Options of {@link createDistributedDispatcher}. */
+export interface DistributedDispatcherOptions {
+  /** The Redis URL (redis://host:port) the workers use too. */
+  readonly connection: string;
+  /**
+   * The nodes, to admit documents as a local dispatcher does (the workers run them). Without them a run's
+   * documents are checked (structure, references, the termination proof) but not against any node: each
+   * worker checks the nodes it carries, and hands on a job whose node it lacks.
+   */
+  readonly nodes?: NodeRegistry | readonly NodeDefinition<string, never>[];
+  /** A resolved policy or a policy as written; default the defaults. It travels with each run to the workers. */
+  readonly policy?: RuntimePolicy | PolicyInput;
+  /** Documents that embed and scatter placements name by IRI. */
+  readonly library?: DagLibrary;
+  /** The queue to submit to; default {@link DEFAULT_QUEUE}. */
+  readonly queue?: string;
+  /** The key prefix (the workers' must be the same); default {@link DEFAULT_PREFIX}. */
+  readonly prefix?: string;
+  /**
+   * The Redis run store runs are recorded in (see `openRedisStore`), on the workers' Redis: the run, every
+   * event and each input item's ending, which the workers write, and the status the last of them writes;
+   * any machine lists and shows the runs from it. Default a store under `<prefix>:store:` on the same
+   * Redis, opened and closed by the dispatcher.
+   */
+  readonly store?: RunStore;
+}
+
+/** The options of a distributed run: those of a local run that cross processes. */
+export type DistributedRunOptions = Pick<
+  RunOptions,
+  'items' | 'entrypoint' | 'runId' | 'onEvent' | 'deadlineMs'
+>;
+
+/** Options of {@link DistributedDispatcher.abort}. */
+export interface DistributedAbortOptions {
+  /** The reason recorded with the abort; default `aborted on request`. */
+  readonly reason?: string;
+  /** How long to wait for the run to end (ms), taking its waiting jobs off the queue meanwhile; default 30000. */
+  readonly waitMs?: number;
+}
+
+/** Runs DAG documents on the workers of a queue, with the `run` of a local dispatcher. */
+export interface DistributedDispatcher {
+  /**
+   * Submits a run and follows it from the run store: await it for the same {@link RunResult} a local run
+   * gives, or iterate its events.
+   */
+  run(dag: Dag | CompiledDag, input?: Record<string, unknown>, options?: DistributedRunOptions): Run;
+  /**
+   * Submits a run and answers its id once its jobs are on the queue, without following it: the workers
+   * carry it to its end and record it in the run store (`onEvent` is not called).
+   */
+  submit(
+    dag: Dag | CompiledDag,
+    input?: Record<string, unknown>,
+    options?: DistributedRunOptions,
+  ): Promise<string>;
+  /**
+   * Aborts a run submitted on this queue by any process (see `abort.ts`), with a reason (a string, or in
+   * the options), and waits for it to end; answers its status then. `E_STORE_UNKNOWN_RUN` for a run the store does not hold, `E_RUN_FINISHED` for one that
+   * ended.
+   */
+  abort(runId: string, reason?: string | DistributedAbortOptions): Promise<AbortOutcome>;
+  readonly policy: RuntimePolicy;
+  /** The run store the runs are recorded in. */
+  readonly store: RunStore;
+  /**
+   * Closes the dispatcher's connections; runs it follows stop being followed (the workers carry them on).
+   * A submission under way finishes first, so that no run is left recorded without its jobs; one asked for
+   * after close() is refused with `E_ABORTED`.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a dispatcher whose runs are carried by workers ({@link startWorker}) on other processes or
+ * machines: each input item becomes a BullMQ job, and the result and events come back as a local run's.
+ * @example
+ * const dispatcher = await createDistributedDispatcher({ connection: 'redis://127.0.0.1:6379', nodes });
+ * const result = await dispatcher.run(dag, { topic: 'whales' });
+ */
+export async function createDistributedDispatcher(
+  options: DistributedDispatcherOptions,
+): Promise<DistributedDispatcher> {
+  const policy =
+    options.policy === undefined
+      ? defaultPolicy
+      : isResolvedPolicy(options.policy)
+        ? options.policy
+        : resolvePolicy(options.policy);
+  const admissions =
+    options.nodes === undefined
+      ? new WorkerAdmissions(registryOf([]), options.library ?? { get: () => undefined }, policy)
+      : new Admissions(registryOf(options.nodes), options.library, policy);
+  const prefix = options.prefix ?? DEFAULT_PREFIX;
+  const given = options.store;
+  if (given !== undefined && !(given instanceof RedisRunStore)) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      `a distributed dispatcher records runs in a Redis run store (openRedisStore) on the workers' Redis, not in ${given.location}`,
+    );
+  }
+  const { redis } = await connectRedis(options.connection, {});
+  const store: RedisRunStore =
+    given ?? (await openRedisStore(options.connection, { prefix: defaultStorePrefix(prefix) }));
+  // BullMQ is loaded when a distributed dispatcher is made, so that importing the library does not load it.
+  const { Queue: QueueClass } = await import('bullmq');
+  const queue = new QueueClass(options.queue ?? DEFAULT_QUEUE, { connection: redis, prefix });
+  const clock = systemClock;
+  const closing = new AbortController();
+  // Submissions under way: close() lets each finish, since one cut off half-way would leave a run recorded
+  // as running whose jobs never reached the queue.
+  const submitting = new Set<Promise<void>>();
+
+  const submitOnce = async (
+    runId: string,
+    dag: Dag | CompiledDag,
+    input: Record<string, unknown>,
+    runOptions: DistributedRunOptions,
+  ): Promise<void> => {
+    if (closing.signal.aborted) {
+      throw new SwitchyardError(
+        'E_ABORTED',
+        `run '${runId}' was not submitted: the dispatcher was closed first`,
+      );
+    }
+    const prep = admissions.root(isCompiled(dag) ? dag.dag : dag);
+    const compiled = prep.compiled;
+    if (compiled.pre.length > 0 || compiled.post.length > 0) {
+      throw new SwitchyardError(
+        'E_INPUT',
+        `DAG '${compiled.dag.id}' has phase placements, which distributed runs do not run yet; run it with createDispatcher`,
+      );
+    }
+    const entry =
+      runOptions.entrypoint === undefined
+        ? compiled.entrypoints[0]
+        : compiled.entrypoints.find((e) => e.key === runOptions.entrypoint);
+    if (entry === undefined) {
+      throw new SwitchyardError(
+        'E_INPUT',
+        `'${runOptions.entrypoint ?? ''}' is not an entrypoint of '${compiled.dag.id}'`,
+      );
+    }
+    const states = (runOptions.items ?? [input]).map((data, i) =>
+      createItemState(String(i + 1), copyJson(data)),
+    );
+    const deadlineMs = runOptions.deadlineMs ?? policy.run.deadlineMs;
+    const deadlineAt = deadlineMs === undefined ? undefined : clock.wallNow() + deadlineMs;
+    const library = reachableDags(compiled.dag, { get: (iri) => admissions.iri(iri)?.compiled.dag }).slice(1);
+    const keys = runKeys(prefix, runId);
+    const hash = await hashDag(compiled.dag);
+    const dagId = compiled.dag.id;
+    await recordRun(
+      {
+        store,
+        runId,
+        dag: compiled.dag,
+        documents: library,
+        policy,
+        states,
+        entrypoint: entry.key,
+        deadlineMs,
+      },
+      clock,
+    );
+    const runStart = { type: 'run.start', dag: dagId, hash, items: states.length };
+    await store.commit([
+      {
+        kind: 'event',
+        event: { runId, seq: 0, type: 'run.start', body: { seq: 0, time: 0, runId, ...runStart } },
+      },
+    ]);
+    await redis.set(
+      keys.spec,
+      JSON.stringify(specOf(compiled.dag, library, policy, deadlineAt, states.length)),
+    );
+    await openLedger(redis, keys, {
+      items: states.length,
+      dag: dagId,
+      storePrefix: store.prefix,
+      nextSeq: 1,
+    });
+    if (states.length === 0) {
+      await closeRun({ redis, queue, keys }, runId, store.prefix, clock);
+      return;
+    }
+    await queue.addBulk(
+      states.map((state) => {
+        const data: ItemJob = { v: JOB_FORMAT, kind: 'item', runId, at: entry.key, state, delays: [] };
+        return { name: 'item', data, opts: ITEM_JOB_OPTIONS };
+      }),
+    );
+  };
+
+  const submit = (...args: Parameters<typeof submitOnce>): Promise<void> => {
+    const submission = submitOnce(...args);
+    submitting.add(submission);
+    const settle = () => submitting.delete(submission);
+    submission.then(settle, settle);
+    return submission;
+  };
+
+  return {
+    policy,
+    store,
+    run(dag, input = {}, runOptions = {}) {
+      const runId = runOptions.runId ?? randomUUID();
+      const stream = new EventStream(runId, () => clock.now());
+      if (runOptions.onEvent) stream.listen(runOptions.onEvent);
+      const result = submit(runId, dag, input, runOptions).then(() =>
+        followRun(
+          { redis, store, keys: runKeys(prefix, runId), runId, clock, signal: closing.signal },
+          stream,
+        ),
+      );
+      result.then(
+        () => stream.close(),
+        (error: unknown) => stream.close({ error }),
+      );
+      return new Run(runId, result, stream);
+    },
+    async submit(dag, input = {}, runOptions = {}) {
+      const runId = runOptions.runId ?? randomUUID();
+      await submit(runId, dag, input, runOptions);
+      return runId;
+    },
+    abort(runId, reason) {
+      const asked: DistributedAbortOptions = typeof reason === 'string' ? { reason } : (reason ?? {});
+      return abortRun({ redis, queue, prefix, store, clock }, runId, asked.reason, asked.waitMs);
+    },
+    async close() {
+      closing.abort();
+      await Promise.allSettled(submitting);
+      await queue.close();
+      if (given === undefined) await store.close();
+      await redis.quit().catch(() => undefined);
+    },
+  };
+}

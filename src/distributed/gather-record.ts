@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { ChildResult } from '../runtime/gather.ts';
+import type { ItemState } from '../runtime/item-state.ts';
+import type { ChildOf } from './job-data.ts';
+import { evalScript } from './scripts.ts';
+
+/**
+ * The gather record of one scatter execution (or of one embed execution, a scatter of one child), a Redis
+ * hash: the parent item as it left for its children (`parent`), how many children are still running
+ * (`left`), and each child's result (`r:<index>`) with the order it settled in (`o:<index>`). Children end
+ * on any worker; the record makes the gather happen once.
+ */
+export interface ParentAtScatter {
+  readonly at: string;
+  readonly dag?: string;
+  readonly state: ItemState;
+  readonly delays: readonly (readonly [string, number])[];
+  /** Present when the parent is itself a child (of a scatter over a document, or of an embed). */
+  readonly child?: ChildOf;
+  /** Wall time the scatter placement started, for its `placement.end`. */
+  readonly startedWall: number;
+}
+
+/**
+ * Records one child's result and counts it off, in one script: the result is written only if this index
+ * has none yet (a child job run again after its worker died counts once), and the script answers how many
+ * children are left, so exactly the ending that takes `left` to 0 (or a repeat of it) adds the gathered
+ * job, whose fixed id makes a repeat a no-op.
+ */
+const COMPLETE_CHILD = `
+if redis.call('HSETNX', KEYS[1], 'r:' .. ARGV[1], ARGV[2]) == 1 then
+  local order = redis.call('HINCRBY', KEYS[1], 'order', 1) - 1
+  redis.call('HSET', KEYS[1], 'o:' .. ARGV[1], order)
+  return redis.call('HINCRBY', KEYS[1], 'left', -1)
+end
+return tonumber(redis.call('HGET', KEYS[1], 'left'))
+`;
+
+/** The key of the gather record of `parent`'s visit `visit` to scatter `placement`. */
+export function gatherKey(runBase: string, dag: string, parent: string, placement: string, visit: number) {
+  return `${runBase}:gather:${dag}#${placement}:${parent}:${visit}`;
+}
+
+/** The BullMQ job id of the gathered job of a record: fixed, so adding it twice adds it once. */
+export function gatheredJobId(key: string): string {
+  return `gathered-${createHash('sha256').update(key).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * Writes a gather record before the children's jobs are added, and lists it in the run's set of records
+ * (deleted with the run). Written only once: a scatter job run again after its worker died keeps the
+ * record it wrote, so the children counted against it stay counted.
+ */
+export async function openGather(
+  redis: Redis,
+  key: string,
+  records: string,
+  parent: ParentAtScatter,
+  children: number,
+): Promise<void> {
+  await redis
+    .multi()
+    .hsetnx(key, 'parent', JSON.stringify(parent))
+    .hsetnx(key, 'left', String(children))
+    .sadd(records, key)
+    .exec();
+}
+
+/**
+ * Counts a child's result off; answers how many children are left (0: this one was the last). A scatter
+ * child's result is a {@link ChildResult} without its order; an embed's child's is an `EmbedResult`.
+ */
+export async function completeChild(
+  redis: Redis,
+  key: string,
+  index: number,
+  result: object,
+): Promise<number> {
+  const left = await evalScript(redis, COMPLETE_CHILD, 1, key, String(index), JSON.stringify(result));
+  return Number(left);
+}
+
+/**
+ * The parent and every child's result, in index order, once no child is left. The results are as the
+ * children wrote them (see {@link completeChild}) with their index and order.
+ */
+export async function readGather(
+  redis: Redis,
+  key: string,
+): Promise<{ readonly parent: ParentAtScatter; readonly results: ChildResult[] } | undefined> {
+  const fields = await redis.hgetall(key);
+  if (fields.parent === undefined || fields.left !== '0') return undefined;
+  const results: ChildResult[] = [];
+  for (const [field, text] of Object.entries(fields)) {
+    if (!field.startsWith('r:')) continue;
+    const index = Number(field.slice(2));
+    const result = JSON.parse(text) as Omit<ChildResult, 'order'>;
+    results.push({ ...result, index, order: Number(fields[`o:${index}`] ?? 0) });
+  }
+  results.sort((a, b) => a.index - b.index);
+  return { parent: JSON.parse(fields.parent) as ParentAtScatter, results };
+}

@@ -1,0 +1,50 @@
+/**
+ * Handing a job back: a worker that meets a job it cannot carry (a placement whose node it does not
+ * register, a job written by a newer version) leaves it on the queue, delayed, for another worker, and
+ * says so once per node or format rather than once per job.
+ */
+
+/** How a worker hands back jobs it cannot carry. */
+export interface HandBackOptions {
+  /** Delay before the first hand-back becomes due again; default 100 ms. Doubles each time. */
+  readonly delayMs: number;
+  /** The longest delay between two hand-backs; default 2000 ms. */
+  readonly capMs: number;
+  /**
+   * How long an item may be handed back because no worker that took it registers its node before it fails
+   * with `E_NODE_NOT_REGISTERED` (the run hears of it as of any failed item); default 60000 ms.
+   */
+  readonly giveUpAfterMs: number;
+}
+
+/** The defaults of {@link HandBackOptions}. */
+export const defaultHandBack: HandBackOptions = Object.freeze({
+  delayMs: 100,
+  capMs: 2000,
+  giveUpAfterMs: 60_000,
+});
+
+/** How often and since when (wall time) an item has been handed back at its placement. */
+export interface HandedBack {
+  readonly since: number;
+  readonly times: number;
+}
+
+/** The delay before hand-back number `times` (from 1) is due again. */
+export function handBackDelay(options: HandBackOptions, times: number): number {
+  return Math.min(options.capMs, options.delayMs * 2 ** Math.min(times - 1, 30));
+}
+
+/** Says a thing once per subject: the first call for a subject logs its line, later ones nothing. */
+export class OnceLog {
+  private readonly said = new Set<string>();
+
+  constructor(private readonly log: (line: string) => void) {}
+
+  /** Logs `line` if nothing was said about `subject` yet. */
+  say(subject: string, line: () => string): void {
+    if (this.said.has(subject)) return;
+    this.said.add(subject);
+    this.log(line());
+  }
+}

@@ -1,0 +1,354 @@
+import { randomInt } from 'node:crypto';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { GatherPlacement } from '../document/model.ts';
+import { SwitchyardError } from '../errors.ts';
+import type { CompiledPlacement } from '../graph/compile.ts';
+import { systemClock } from '../policy/clock.ts';
+import { seededRandom } from '../policy/random.ts';
+import type { Outcome } from '../runtime/decide.ts';
+import { type ClassifiedError, engineError } from '../runtime/error-summary.ts';
+import { isThenable } from '../runtime/execute.ts';
+import type { ItemState } from '../runtime/item-state.ts';
+import type { NodeRegistry } from '../runtime/node.ts';
+import type { Prepared } from '../runtime/prepare.ts';
+import { ownValue } from '../runtime/record.ts';
+import type { Ending, RunEnvironment } from '../runtime/runner.ts';
+import { bodyOutcome } from '../runtime/scatter.ts';
+import { freshCarry, type ItemCarry, step, type Transition, transit } from '../runtime/step.ts';
+import type { TaskOutcome } from '../runtime/task.ts';
+import type { ItemWait, RunStore } from '../store/types.ts';
+import { endAbortedJob } from './abort-job.ts';
+import { deliverReport, type Moving, runAborted } from './deliver.ts';
+import { embedOut, embedResult, gatheredOutcome } from './embed-jobs.ts';
+import { readGather } from './gather-record.ts';
+import type { HandedBack } from './hand-back.ts';
+import { type ChildOf, readJob } from './job-data.ts';
+import { JobScope, type KnownRun, revive } from './job-scope.ts';
+import { journalInStore } from './journal-sink.ts';
+import { runKeys } from './keys.ts';
+import { later, leaveForAnother, type ProcessorFaults } from './later-jobs.ts';
+import { readSpec } from './run-spec.ts';
+import {
+  bodyResult,
+  childEnded,
+  endingResult,
+  fanOut,
+  type Spawn,
+  type Whereabouts,
+  type Wiring,
+} from './scatter-jobs.ts';
+import { queueDelay, releaseSlot, slotOf, takeSlot } from './slots.ts';
+import { lacksNode, WorkerAdmissions } from './worker-admissions.ts';
+
+export { ITEM_JOB_OPTIONS } from './scatter-jobs.ts';
+
+/**
+ * Carries one job at a time through the same {@link step} function as the in-process loop. An item moves
+ * on through placements with no wait in this worker; at a wait (a retry's back-off or a Retry-After) it
+ * becomes a delayed job, so no worker is held while it waits. A scatter becomes one job per child (see
+ * `scatter-jobs.ts`), and the last child to end adds the job that takes the parent through its gather; an
+ * embed is a scatter of one child, the embedded document's item (see `embed-jobs.ts`). A placement whose
+ * node this worker does not register is left for another worker (see `later-jobs.ts`). Each job ends by
+ * writing its report (events, counters, an input item's ending) to the run's ledger and run
+ * store (see `deliver.ts`).
+ */
+export class ItemProcessor {
+  private readonly runs = new Map<string, Promise<KnownRun>>();
+  private readonly random = seededRandom(randomInt(0, 2 ** 32));
+
+  constructor(
+    private readonly registry: NodeRegistry,
+    private readonly redis: Redis,
+    private readonly queue: Queue,
+    private readonly prefix: string,
+    private readonly services: unknown,
+    private readonly store: RunStore | undefined,
+    private readonly faults: ProcessorFaults,
+  ) {}
+
+  /**
+   * Carries one job's item until it ends, waits or fans out. The job's report goes out before anything it
+   * leaves for later jobs is written, so the reports of a job come before those of the jobs it adds; a
+   * worker that dies in between leaves the job active, and BullMQ's stalled-job check runs it again.
+   * `reportId` (the job's id and attempt) makes the report's write happen once, even when the connection
+   * sends it again after Redis came back.
+   */
+  async process(data: unknown, reportId?: string): Promise<void> {
+    const job = readJob(data);
+    const known = await this.runOf(job.runId);
+    const scope = new JobScope(known, job.runId, systemClock);
+    const wiring: Wiring = { redis: this.redis, queue: this.queue, keys: runKeys(this.prefix, job.runId) };
+    // A job of an aborted run runs no node: its item ends aborted.
+    if (await runAborted(wiring, job.runId, scope.clock)) return endAbortedJob(wiring, scope, job, reportId);
+    let after: After = {};
+    if (job.kind === 'gathered') {
+      const gathered = await readGather(this.redis, job.gather);
+      if (gathered !== undefined) {
+        const { parent, results } = gathered;
+        const where = whereabouts(parent.dag, parent.child);
+        const prep = this.prepared(scope, where.dag, job.runId);
+        const state = revive(parent.state);
+        if (this.store !== undefined) await journalInStore(this.store, job.runId, state);
+        const carry = carryOf(parent.delays);
+        const at = placementOf(prep, parent.at, job.runId);
+        const clock = scope.clock;
+        const started = clock.now() - (clock.wallNow() - parent.startedWall);
+        const dagId = prep.compiled.dag.id;
+        let next: Outcome | Ending | undefined;
+        try {
+          next = gatheredOutcome(at, state, carry, results);
+        } catch (error) {
+          next = scope.run.failed(dagId, state, at.key, engineFailure(error, at.key));
+        }
+        if (next === undefined || 'kind' in next) {
+          const ending = next ?? scope.run.stopped(dagId, state, at.key, 'node');
+          after = this.ending(wiring, scope, where, state, ending);
+        } else {
+          const moved = transit(scope.run, prep, state, at, carry, next, started);
+          after = await this.carryOn(wiring, scope, where, prep, state, at, carry, moved);
+        }
+      }
+    } else {
+      const where = whereabouts(job.dag, job.child);
+      const prep = this.prepared(scope, job.dag, job.runId);
+      const state = revive(job.state);
+      if (this.store !== undefined) await journalInStore(this.store, job.runId, state);
+      const at = placementOf(prep, job.at, job.runId);
+      const missing = job.child?.body === 'node' || !fansOut(at) ? lacksNode(prep, at.index) : undefined;
+      if (missing !== undefined && !scope.pastDeadline) {
+        after = this.handBack(
+          wiring,
+          scope,
+          where,
+          prep,
+          state,
+          at,
+          carryOf(job.delays),
+          missing,
+          job.handedBack,
+        );
+      } else if (job.child?.body === 'node') {
+        const pending = bodyOutcome(scope.run, prep, at, state);
+        const outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
+        after = { spawn: childEnded(wiring, job.runId, job.child, bodyResult(state, outcome)) };
+      } else if (scope.pastDeadline) {
+        // The run deadline is checked when a delayed job fires, as the in-process run stops a back-off.
+        after = this.ending(wiring, scope, where, state, scope.deadlineEnding(prep, state, at.key));
+      } else {
+        const carry = carryOf(job.delays);
+        after = await this.carryOn(wiring, scope, where, prep, state, at, carry, undefined, job.queued);
+      }
+    }
+    await deliverReport(wiring, scope, after.end, reportId, after.moving);
+    if (after.spawn !== undefined) await after.spawn();
+  }
+
+  /**
+   * Moves the item on from `at` (or from `first`, a transition already taken) until it ends, waits or fans
+   * out, and says what follows: an input item's ending for the report, or what to write after it (the
+   * delayed job of a wait, a scatter's children, a scatter child's count on its gather record).
+   */
+  private async carryOn(
+    wiring: Wiring,
+    scope: JobScope,
+    where: Whereabouts,
+    prep: Prepared,
+    state: ItemState,
+    start: CompiledPlacement,
+    carry: ItemCarry,
+    first?: Transition,
+    queued = 0,
+  ): Promise<After> {
+    const run = scope.run;
+    let at = start;
+    let moved = first;
+    // How often the item found every slot of `start` taken before this job.
+    let tries = queued;
+    let ending: Ending;
+    try {
+      for (;;) {
+        if (moved === undefined) {
+          // A scatter that fans out runs its body node in its children's jobs, which check for it there.
+          const missing = fansOut(at) ? undefined : lacksNode(prep, at.index);
+          if (missing !== undefined)
+            return this.handBack(wiring, scope, where, prep, state, at, carry, missing);
+          if (at.placement.kind === 'embed') {
+            const embedded = embedOut(wiring, scope, where, prep, state, at, carry);
+            if (typeof embedded === 'function') return leaving(where, state, at.key, embedded);
+            moved = embedded;
+          } else if (fansOut(at)) {
+            const fanned = fanOut(wiring, scope, where, prep, state, at, carry);
+            if (typeof fanned === 'function') return leaving(where, state, at.key, fanned);
+            moved = fanned;
+          } else {
+            // A placement with a concurrency limit runs only in one of its slots, across every worker.
+            const slot = slotOf(prep, at, wiring.keys, state);
+            if (slot !== undefined && !(await takeSlot(this.redis, slot))) {
+              const delay = queueDelay(tries + 1);
+              const spawn = later(wiring, scope.runId, where, at, state, carry, delay, undefined, tries + 1);
+              const wait = { until: scope.clock.wallNow() + delay, reason: 'queue' } as const;
+              return leaving(where, state, at.key, spawn, wait);
+            }
+            try {
+              const pending = step(run, prep, state, at, carry);
+              moved = isThenable<Transition>(pending) ? await pending : pending;
+            } finally {
+              if (slot !== undefined) await releaseSlot(this.redis, slot);
+            }
+            tries = 0;
+          }
+        }
+        if (moved.kind !== 'move') {
+          ending = moved;
+          break;
+        }
+        at = moved.to;
+        if (moved.delayMs > 0) {
+          const spawn = later(wiring, scope.runId, where, at, state, carry, moved.delayMs);
+          const wait = { until: scope.clock.wallNow() + moved.delayMs, reason: moved.reason ?? 'backoff' };
+          return leaving(where, state, at.key, spawn, wait);
+        }
+        moved = undefined;
+      }
+    } catch (error) {
+      // An error of the engine itself fails the item, as in process: the run still hears of every item.
+      ending = run.failed(prep.compiled.dag.id, state, at.key, engineFailure(error, at.key));
+    }
+    return this.ending(wiring, scope, where, state, ending);
+  }
+
+  /** Leaves the item for a worker that registers `node`, or fails it once it was handed back too long. */
+  private handBack(
+    wiring: Wiring,
+    scope: JobScope,
+    where: Whereabouts,
+    prep: Prepared,
+    state: ItemState,
+    at: CompiledPlacement,
+    carry: ItemCarry,
+    node: string,
+    previous?: HandedBack,
+  ): After {
+    const left = leaveForAnother(this.faults, wiring, scope, where, prep, state, at, carry, node, previous);
+    if (typeof left === 'function') return { spawn: left };
+    if (where.child?.body === 'node') {
+      return { spawn: childEnded(wiring, scope.runId, where.child, bodyResult(state, { error: left })) };
+    }
+    const failed = scope.run.failed(prep.compiled.dag.id, state, at.key, left);
+    return this.ending(wiring, scope, where, state, failed);
+  }
+
+  /** An input item's ending goes in the report; a scatter child's is counted on its gather record. */
+  private ending(
+    wiring: Wiring,
+    scope: JobScope,
+    where: Whereabouts,
+    state: ItemState,
+    ending: Ending,
+  ): After {
+    if (where.child === undefined) return { end: { ending, state } };
+    const result = where.child.body === 'embed' ? embedResult(state, ending) : endingResult(state, ending);
+    return { spawn: childEnded(wiring, scope.runId, where.child, result) };
+  }
+
+  /** The prepared document of an item, or an error naming the run. */
+  private prepared(scope: JobScope, dag: string | undefined, runId: string): Prepared {
+    const prep = scope.prepOf(dag);
+    if (prep === undefined)
+      throw new SwitchyardError('E_UNKNOWN_DAG', `run '${runId}' has no document '${dag ?? ''}'`);
+    return prep;
+  }
+
+  /** The run's spec and prepared DAG, read once per run and worker. */
+  private runOf(runId: string): Promise<KnownRun> {
+    let known = this.runs.get(runId);
+    if (known === undefined) {
+      known = this.load(runId);
+      this.runs.set(runId, known);
+      // A failed read is not kept: the next job of the run tries again.
+      known.catch(() => this.runs.delete(runId));
+    }
+    return known;
+  }
+
+  private async load(runId: string): Promise<KnownRun> {
+    const spec = await readSpec(this.redis, runKeys(this.prefix, runId).spec, runId);
+    const admissions = new WorkerAdmissions(this.registry, spec.library, spec.policy);
+    const env: RunEnvironment = {
+      services: this.services,
+      policy: spec.policy,
+      clock: systemClock,
+      random: this.random,
+      library: spec.library,
+      prepareDag: (dag) => admissions.root(dag),
+      prepareIri: (iri) => admissions.iri(iri),
+    };
+    return { spec, env, prep: admissions.root(spec.dag) };
+  }
+}
+
+/**
+ * What follows a job: an input item's ending for its report, or where the job left it between placements,
+ * and what to write after the report.
+ */
+interface After {
+  readonly end?: { readonly ending: Ending; readonly state: ItemState };
+  readonly moving?: Moving;
+  readonly spawn?: Spawn;
+}
+
+/**
+ * A job that leaves its item at `placement` until `spawn`'s job takes it on: waiting until `wait.until`, or
+ * for its children. An input item's position goes in the report, for `runs show`; the item enters
+ * `placement` next when it waits, and is in it (its visit counted) when its children run.
+ */
+function leaving(
+  where: Whereabouts,
+  state: ItemState,
+  placement: string,
+  spawn: Spawn,
+  wait?: ItemWait,
+): After {
+  if (where.child !== undefined) return { spawn };
+  const counted = ownValue(state.visits, placement) ?? 0;
+  const visit = wait === undefined ? counted : counted + 1;
+  return { spawn, moving: { state, placement, visit, ...(wait === undefined ? {} : { wait }) } };
+}
+
+/** An item's document and gather record, without absent fields. */
+function whereabouts(dag: string | undefined, child: ChildOf | undefined): Whereabouts {
+  return { ...(dag === undefined ? {} : { dag }), ...(child === undefined ? {} : { child }) };
+}
+
+/** A scatter runs as child jobs unless its gather takes the first result, which cancels the rest in process. */
+function fansOut(at: CompiledPlacement): boolean {
+  if (at.placement.kind !== 'scatter') return false;
+  const done = at.routes.get('done')?.target.placement;
+  return !(done?.kind === 'gather' && (done as GatherPlacement).reducer === 'first');
+}
+
+/**
+ * An error thrown while an item was at `placement`, as the in-process run reports it: a
+ * {@link SwitchyardError} as it is (a hostile pointer's `E_INPUT`), anything else as an engine failure.
+ */
+function engineFailure(error: unknown, placement: string): ClassifiedError {
+  if (error instanceof SwitchyardError) return engineError(error.code, error.message);
+  const reason = error instanceof Error ? error.message : String(error);
+  const message = `the engine failed at placement '${placement}': ${reason}; report this with the DAG and input that caused it`;
+  return engineError('E_ENGINE', message);
+}
+
+/** A fresh carry with the last delays of the item's budgets. */
+function carryOf(delays: readonly (readonly [string, number])[]): ItemCarry {
+  const carry = freshCarry();
+  if (delays.length > 0) carry.delays = new Map(delays);
+  return carry;
+}
+
+/** The placement `key` of a prepared document. */
+function placementOf(prep: Prepared, key: string, runId: string): CompiledPlacement {
+  const at = prep.compiled.byKey.get(key);
+  if (at === undefined) throw new SwitchyardError('E_INPUT', `run '${runId}' has no placement '${key}'`);
+  return at;
+}

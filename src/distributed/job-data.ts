@@ -1,0 +1,92 @@
+import { SwitchyardError } from '../errors.ts';
+import type { ItemState } from '../runtime/item-state.ts';
+import type { HandedBack } from './hand-back.ts';
+
+/** The format of the jobs this version writes; a worker refuses jobs of a newer one. */
+export const JOB_FORMAT = 1;
+
+/** Where a child item reports its ending: the gather record of its scatter or embed execution, and its index. */
+export interface ChildOf {
+  /** The key of the gather record (see `gather-record.ts`). */
+  readonly gather: string;
+  readonly index: number;
+  /**
+   * `node`: the child runs the scatter's body node once; `dag`: it runs the body document; `embed`: it is
+   * the item of an embed placement's document, and its parent goes on when it ends.
+   */
+  readonly body: 'node' | 'dag' | 'embed';
+}
+
+/**
+ * The data of one BullMQ job: one item of one run at one placement. The item's whole state travels with it
+ * (data, budgets, journal, trail, visits, frames), with the last delay of each budget (decorrelated back-off
+ * grows from it), so any worker can take the next transition knowing only the run's spec.
+ */
+export interface ItemJob {
+  readonly v: number;
+  readonly kind: 'item';
+  readonly runId: string;
+  /** The placement key the item is at. */
+  readonly at: string;
+  /** The library IRI of the document the item is in; absent for the run's own DAG. */
+  readonly dag?: string;
+  readonly state: ItemState;
+  /** The last delay of each budget, as entries. */
+  readonly delays: readonly (readonly [string, number])[];
+  /** Present for a scatter child. */
+  readonly child?: ChildOf;
+  /** Present when workers that lack the placement's node handed the item back (see `hand-back.ts`). */
+  readonly handedBack?: HandedBack;
+  /** How often the item found every slot of its placement taken (see `slots.ts`); absent for none. */
+  readonly queued?: number;
+}
+
+/** The job the last child of a scatter execution adds: the parent item goes on from its gather record. */
+export interface GatheredJob {
+  readonly v: number;
+  readonly kind: 'gathered';
+  readonly runId: string;
+  readonly gather: string;
+}
+
+/** Any job of a Switchyard queue. */
+export type SwitchyardJob = ItemJob | GatheredJob;
+
+/** The format of a job written by a newer version (so this worker leaves it for a newer one), else undefined. */
+export function newerFormat(data: unknown): number | undefined {
+  const v = (data as { v?: unknown } | null)?.v;
+  return typeof v === 'number' && v > JOB_FORMAT ? v : undefined;
+}
+
+/**
+ * Checks the data of a job before a worker acts on it: a job written by a newer version is refused with a
+ * clear error, and one that is not a Switchyard job is refused too (both `E_INPUT`).
+ */
+export function readJob(data: unknown): SwitchyardJob {
+  const job = data as {
+    v?: unknown;
+    kind?: unknown;
+    runId?: unknown;
+    at?: unknown;
+    gather?: unknown;
+    state?: unknown;
+  } | null;
+  if (typeof job !== 'object' || job === null || typeof job.v !== 'number') {
+    throw new SwitchyardError(
+      'E_INPUT',
+      'a job on the queue is not a Switchyard job; give Switchyard a queue of its own (--queue)',
+    );
+  }
+  if ((job.v as number) > JOB_FORMAT) {
+    throw new SwitchyardError(
+      'E_INPUT',
+      `a job of run '${String(job.runId)}' was written in job format ${job.v}, newer than this worker's ${JOB_FORMAT}; upgrade the worker`,
+    );
+  }
+  if (typeof job.runId !== 'string') throw new SwitchyardError('E_INPUT', 'a job on the queue names no run');
+  if (job.kind === 'gathered' && typeof job.gather === 'string') return job as unknown as GatheredJob;
+  if (job.kind !== 'item' || typeof job.at !== 'string' || typeof job.state !== 'object') {
+    throw new SwitchyardError('E_INPUT', `a job of run '${job.runId}' lacks its placement or item state`);
+  }
+  return job as unknown as ItemJob;
+}

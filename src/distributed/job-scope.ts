@@ -1,0 +1,87 @@
+import type { Clock } from '../policy/types.ts';
+import { engineError } from '../runtime/error-summary.ts';
+import { EventStream } from '../runtime/event-stream.ts';
+import { type ItemState, restoreItemState } from '../runtime/item-state.ts';
+import type { Prepared } from '../runtime/prepare.ts';
+import { type Ending, RunContext, type RunEnvironment } from '../runtime/runner.ts';
+import { endingReport, type Report, unstamped } from './report.ts';
+import type { LoadedSpec } from './run-spec.ts';
+
+/** A run as a worker knows it: its spec, its environment and its prepared DAG. */
+export interface KnownRun {
+  readonly spec: LoadedSpec;
+  readonly env: RunEnvironment;
+  readonly prep: Prepared;
+}
+
+/**
+ * What one job runs in: a {@link RunContext} of the run (its counters start at 0 for this job), whose
+ * events are kept for the job's report. The run deadline, a wall time in the spec, becomes this process's
+ * clock time.
+ */
+export class JobScope {
+  readonly run: RunContext;
+  private readonly events: Report['events'][number][] = [];
+
+  constructor(
+    readonly known: KnownRun,
+    readonly runId: string,
+    readonly clock: Clock,
+  ) {
+    const stream = new EventStream(runId, () => clock.now());
+    stream.listen((event) => {
+      this.events.push(unstamped(event));
+    });
+    const deadlineAt = known.spec.deadlineAt;
+    this.run = new RunContext(
+      known.env,
+      stream,
+      deadlineAt === undefined ? Number.POSITIVE_INFINITY : clock.now() + (deadlineAt - clock.wallNow()),
+    );
+    this.run.runId = runId;
+  }
+
+  /** True once the run deadline has passed. */
+  get pastDeadline(): boolean {
+    const deadlineAt = this.known.spec.deadlineAt;
+    return deadlineAt !== undefined && this.clock.wallNow() >= deadlineAt;
+  }
+
+  /** Fails the item on the run deadline, as an in-process run fails an item it stopped there. */
+  deadlineEnding(prep: Prepared, state: ItemState, placement: string): Ending {
+    const message = `the run deadline passed while item ${state.id} was at '${placement}' (waiting for backoff); raise the run deadline`;
+    return this.run.failed(
+      prep.compiled.dag.id,
+      state,
+      placement,
+      engineError('E_RUN_DEADLINE', message, 'timeout'),
+    );
+  }
+
+  /** The prepared document an item is in: the run's, or a library document by IRI. */
+  prepOf(dag: string | undefined): Prepared | undefined {
+    return dag === undefined ? this.known.prep : this.known.env.prepareIri(dag);
+  }
+
+  /** The job's report: its events, its counters, and an input item's ending. */
+  report(end?: { readonly ending: Ending; readonly state: ItemState }): Report {
+    const run = this.run;
+    return {
+      events: this.events,
+      tally: {
+        executions: run.executions,
+        retries: run.retries,
+        salvages: run.salvages,
+        exhausted: run.exhausted,
+      },
+      ...(end === undefined ? {} : { end: { ending: endingReport(end.ending), state: end.state } }),
+    };
+  }
+}
+
+/** An item's state from a job's JSON, in the null-prototype records the engine reads, with its place. */
+export function revive(saved: ItemState): ItemState {
+  const state = restoreItemState(saved);
+  if (saved.root === undefined) return state;
+  return { ...state, scope: saved.scope ?? '', root: saved.root, frames: saved.frames ?? [] };
+}

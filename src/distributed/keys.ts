@@ -1,0 +1,42 @@
+/**
+ * The Redis keys of a distributed run beside BullMQ's own (which live under `<prefix>:<queue>:`). The run
+ * id is a Cluster hash tag, so a run's keys live on one shard.
+ */
+export interface RunKeys {
+  /** The prefix of every key of the run (gather records are under it). */
+  readonly base: string;
+  /** The run's spec: its documents, policy and deadline (a string of JSON). */
+  readonly spec: string;
+  /** The set of the run's gather records, deleted with the run. */
+  readonly gathers: string;
+  /**
+   * The run's ledger, a hash the workers keep up to date with each job (see `ledger.ts`): input items
+   * still pending, the next event seq, the counters, the run store's prefix, an abort request.
+   */
+  readonly ledger: string;
+  /** The set of input item ids that ended: an item is counted off the pending ones once. */
+  readonly ended: string;
+  /**
+   * The set of reports written (a job's id and attempt): a report that reaches Redis twice, as a command
+   * sent again after a lost connection does, is written once.
+   */
+  readonly reported: string;
+}
+
+/** The keys of run `runId` under `prefix`. */
+export function runKeys(prefix: string, runId: string): RunKeys {
+  const base = `${prefix}:run:{${runId}}`;
+  return {
+    base,
+    spec: `${base}:spec`,
+    gathers: `${base}:gathers`,
+    ledger: `${base}:ledger`,
+    ended: `${base}:ended`,
+    reported: `${base}:reported`,
+  };
+}
+
+/** The run store prefix a distributed dispatcher records its runs under when it is given no store. */
+export function defaultStorePrefix(prefix: string): string {
+  return `${prefix}:store:`;
+}

@@ -1,0 +1,87 @@
+import type { Redis } from 'ioredis';
+import { libraryOf, loadDagText } from '../document/load.ts';
+import type { Dag } from '../document/model.ts';
+import { toDocument } from '../document/serialise.ts';
+import { SwitchyardError } from '../errors.ts';
+import { resolvePolicy } from '../policy/resolve.ts';
+import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
+import { JOB_FORMAT } from './job-data.ts';
+
+/**
+ * What a submitter writes once per run and every worker reads once per run: the run's DAG and the
+ * documents it embeds or scatters over (canonical JSON-LD), the resolved policy, and the wall time of the
+ * run deadline. Jobs carry only the run id, so an item's job stays small however large the documents are.
+ */
+export interface RunSpec {
+  readonly v: number;
+  readonly dag: unknown;
+  readonly library: readonly unknown[];
+  readonly policy: unknown;
+  /** Wall time (ms since the epoch) the run deadline passes, or null for none. */
+  readonly deadlineAt: number | null;
+  /** How many input items the run has. */
+  readonly items: number;
+}
+
+/** The spec of a run, as the submitter writes it. */
+export function specOf(
+  dag: Dag,
+  library: readonly Dag[],
+  policy: RuntimePolicy,
+  deadlineAt: number | undefined,
+  items: number,
+): RunSpec {
+  return {
+    v: JOB_FORMAT,
+    dag: toDocument(dag),
+    library: library.map((doc) => toDocument(doc)),
+    policy: JSON.parse(JSON.stringify(policy)),
+    deadlineAt: deadlineAt ?? null,
+    items,
+  };
+}
+
+/** A run spec read back by a worker: the models and the policy, ready to admit. */
+export interface LoadedSpec {
+  readonly dag: Dag;
+  readonly library: ReturnType<typeof libraryOf>;
+  readonly policy: RuntimePolicy;
+  readonly deadlineAt: number | undefined;
+  readonly items: number;
+}
+
+/** Reads and loads the spec of run `runId` from `key`; refuses a missing run or a newer format. */
+export async function readSpec(redis: Redis, key: string, runId: string): Promise<LoadedSpec> {
+  const text = await redis.get(key);
+  if (text === null) {
+    throw new SwitchyardError(
+      'E_INPUT',
+      `run '${runId}' has no spec in Redis (it finished, or was never submitted)`,
+    );
+  }
+  const spec = JSON.parse(text) as RunSpec;
+  if (spec.v > JOB_FORMAT) {
+    throw new SwitchyardError(
+      'E_INPUT',
+      `run '${runId}' was submitted in format ${spec.v}, newer than this worker's ${JOB_FORMAT}; upgrade the worker`,
+    );
+  }
+  const dag = await loadModel(spec.dag, runId);
+  const docs = await Promise.all(spec.library.map((doc) => loadModel(doc, runId)));
+  return {
+    dag,
+    library: libraryOf(docs),
+    policy: resolvePolicy(spec.policy as PolicyInput),
+    deadlineAt: spec.deadlineAt ?? undefined,
+    items: spec.items,
+  };
+}
+
+async function loadModel(doc: unknown, runId: string): Promise<Dag> {
+  const loaded = await loadDagText(JSON.stringify(doc));
+  if (loaded.dag === undefined) {
+    const first = loaded.problems[0]?.message ?? 'it does not load';
+    throw new SwitchyardError('E_INPUT', `a document of run '${runId}' does not load: ${first}`);
+  }
+  return loaded.dag;
+}

@@ -1,0 +1,87 @@
+/**
+ * A task placement's concurrency across workers. The policy's `concurrency` bounds the items of one run
+ * executing a placement at once, whichever worker carries them: each execution holds a slot, a member of a
+ * sorted set per run and placement scored by the time (Redis's clock) its lease ends. A slot is given back
+ * when the execution ends; the slot of a worker that died frees itself when its lease ends. An item that
+ * finds every slot taken waits on the queue as a delayed job and tries again.
+ */
+import type { Redis } from 'ioredis';
+import type { CompiledPlacement } from '../graph/compile.ts';
+import type { ItemState } from '../runtime/item-state.ts';
+import type { Prepared } from '../runtime/prepare.ts';
+import { ownValue } from '../runtime/record.ts';
+import type { RunKeys } from './keys.ts';
+import { evalScript } from './scripts.ts';
+
+/**
+ * Takes slot ARGV[1] of set KEYS[1] for ARGV[3] ms when fewer than ARGV[2] are held (leases that ended are
+ * dropped first); a holder that has the slot already (its job run again) keeps it. Answers 1 when held.
+ */
+const TAKE = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local lease = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if redis.call('ZSCORE', KEYS[1], ARGV[1]) or redis.call('ZCARD', KEYS[1]) < tonumber(ARGV[2]) then
+  redis.call('ZADD', KEYS[1], now + lease, ARGV[1])
+  redis.call('PEXPIRE', KEYS[1], lease)
+  return 1
+end
+return 0
+`;
+
+/** How long a slot is held past the placement's deadline before it frees itself; the lease with no deadline. */
+const LEASE_MARGIN_MS = 30_000;
+const LEASE_WITHOUT_DEADLINE_MS = 10 * 60_000;
+
+/** The first wait of an item that found every slot taken, doubled on each try up to {@link QUEUE_CAP_MS}. */
+const QUEUE_FIRST_MS = 25;
+const QUEUE_CAP_MS = 1000;
+
+/** A slot an execution takes: the set, the holder, the limit and the lease. */
+export interface Slot {
+  readonly key: string;
+  readonly holder: string;
+  readonly limit: number;
+  readonly leaseMs: number;
+}
+
+/**
+ * The slot an execution of task placement `at` by `state` needs, or undefined when the placement's
+ * concurrency is unbounded (or a batch node's `maxBatch` bounds it instead, as in one process).
+ */
+export function slotOf(
+  prep: Prepared,
+  at: CompiledPlacement,
+  keys: RunKeys,
+  state: ItemState,
+): Slot | undefined {
+  if (at.placement.kind !== 'task' || prep.nodes[at.index]?.batch !== undefined) return undefined;
+  const timing = prep.timings[at.index];
+  const limit = timing?.concurrency;
+  if (limit === undefined || !Number.isFinite(limit)) return undefined;
+  const deadline = timing?.deadlineMs;
+  return {
+    key: `${keys.base}:slots:${prep.compiled.dag.id}#${at.key}`,
+    // The item's path and the visit it is about to make: one holder per execution, the same for a job run again.
+    holder: `${state.id}@${(ownValue(state.visits, at.key) ?? 0) + 1}`,
+    limit: Math.max(1, limit),
+    leaseMs: deadline === undefined ? LEASE_WITHOUT_DEADLINE_MS : deadline + LEASE_MARGIN_MS,
+  };
+}
+
+/** Takes `slot`; false when the placement's every slot is held. */
+export async function takeSlot(redis: Redis, slot: Slot): Promise<boolean> {
+  const taken = await evalScript(redis, TAKE, 1, slot.key, slot.holder, slot.limit, slot.leaseMs);
+  return Number(taken) === 1;
+}
+
+/** Gives `slot` back. */
+export async function releaseSlot(redis: Redis, slot: Slot): Promise<void> {
+  await redis.zrem(slot.key, slot.holder);
+}
+
+/** The wait before try number `times` (from 1) of an item that found every slot taken. */
+export function queueDelay(times: number): number {
+  return Math.min(QUEUE_CAP_MS, QUEUE_FIRST_MS * 2 ** Math.min(times - 1, 20));
+}

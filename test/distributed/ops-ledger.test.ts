@@ -1,0 +1,120 @@
+/**
+ * A run's ledger on a real Redis: reports number their events run-wide without gaps, an input item's ending
+ * is counted off once however often its job runs again, the report that ends the last item (or a repeat of
+ * it, until the run is closed) is told so, and closing writes `run.end` and the status once. Every key is
+ * removed.
+ */
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runKeys } from '../../src/distributed/keys.ts';
+import { openLedger, type ReportWrite, readLedger, writeReport } from '../../src/distributed/ledger.ts';
+import { closeRun } from '../../src/distributed/run-close.ts';
+import { endedCheckpoint } from '../../src/distributed/run-record.ts';
+import { systemClock } from '../../src/policy/clock.ts';
+import { createItemState } from '../../src/runtime/item-state.ts';
+import type { RunRecord } from '../../src/store/types.ts';
+import { removeScratchKeys, scratchPrefix, scratchRedisStore, TEST_REDIS } from '../store/redis-scratch.ts';
+
+afterAll(removeScratchKeys);
+
+const counters = { executions: 1, retries: 0, salvages: 0, exhausted: 0 };
+
+describe('the ledger of a distributed run', () => {
+  it('counts each item off once and closes the run once', { timeout: 30_000 }, async () => {
+    const prefix = scratchPrefix();
+    const storePrefix = `${prefix}store:`;
+    const store = await scratchRedisStore(storePrefix);
+    const redis = new Redis(TEST_REDIS);
+    const queue = new Queue('ledger', { connection: redis, prefix });
+    const runId = 'run-1';
+    const keys = runKeys(prefix, runId);
+    const now = Date.now();
+    const record: RunRecord = {
+      id: runId,
+      dag: { iri: 'urn:test:dag', hash: 'a'.repeat(64) },
+      documents: [],
+      policy: { value: {}, hash: 'b'.repeat(64) },
+      input: [{}, {}],
+      options: { items: 2 },
+      status: 'running',
+      createdAt: now,
+      updatedAt: now,
+      formatVersion: 1,
+      engineVersion: '0.1.0',
+    };
+    try {
+      await store.commit([{ kind: 'run', run: record }]);
+      await openLedger(redis, keys, { items: 2, dag: 'urn:test:dag', storePrefix, nextSeq: 1 });
+      const ending = (id: string): ReportWrite => {
+        const state = createItemState(id, {});
+        const end = { kind: 'terminal', placement: 'done', outcome: 'completed' } as const;
+        return {
+          runId,
+          counters,
+          events: [{ type: 'item.end', item: id, dag: 'urn:test:dag', placement: 'done' } as never],
+          ending: {
+            itemId: id,
+            count: 'completed',
+            checkpoint: JSON.stringify(endedCheckpoint(runId, 'urn:test:dag', state, end, now)),
+          },
+        };
+      };
+      const moving: ReportWrite = {
+        runId,
+        counters,
+        events: [{ type: 'route' }, { type: 'route' }],
+        id: 'job-1:1',
+      };
+      expect(await writeReport(redis, keys, storePrefix, moving)).toEqual({ last: false, aborted: false });
+      // The same report sent again (a client that reconnected resends its command) is written once.
+      expect(await writeReport(redis, keys, storePrefix, moving)).toEqual({ last: false, aborted: false });
+      expect(await writeReport(redis, keys, storePrefix, ending('1'))).toEqual({
+        last: false,
+        aborted: false,
+      });
+      // Item 1's job runs again (its worker died after the report): it is not counted off twice, and its
+      // counters and events, a history already written, are not written again.
+      expect(await writeReport(redis, keys, storePrefix, ending('1'))).toEqual({
+        last: false,
+        aborted: false,
+      });
+      expect((await readLedger(redis, keys))?.pending).toBe(1);
+      expect(await writeReport(redis, keys, storePrefix, ending('2'))).toEqual({
+        last: true,
+        aborted: false,
+      });
+      // Until the run is closed, a repeat of the last ending is told to close it too.
+      expect(await writeReport(redis, keys, storePrefix, ending('2'))).toEqual({
+        last: true,
+        aborted: false,
+      });
+      const wiring = { redis, queue, keys };
+      await closeRun(wiring, runId, storePrefix, systemClock);
+      await closeRun(wiring, runId, storePrefix, systemClock);
+      expect(await writeReport(redis, keys, storePrefix, ending('2'))).toEqual({
+        last: false,
+        aborted: false,
+      });
+
+      const ledger = await readLedger(redis, keys);
+      expect(ledger).toMatchObject({ items: 2, pending: 0, completed: 2, closed: true });
+      // The moving report once, and each item's ending once.
+      expect(ledger?.counters.executions).toBe(3);
+      const events = await store.readEvents(runId);
+      const seqs = events.map((e) => e.seq);
+      // Seq 0 is the submitter's run.start, not written here.
+      expect(seqs).toEqual(seqs.map((_s, i) => i + 1));
+      // Nothing is written once the run is closed: run.end is the last event.
+      expect(events.at(-1)?.body).toMatchObject({ type: 'run.end', status: 'completed', completed: 2 });
+      for (const event of events)
+        expect(event.body).toMatchObject({ seq: event.seq, runId, type: event.type });
+      expect((await store.getRun(runId))?.status).toBe('completed');
+      expect((await store.listCheckpoints(runId, 'ended')).map((c) => c.itemId)).toEqual(['1', '2']);
+    } finally {
+      await queue.close();
+      redis.disconnect();
+      await store.close();
+    }
+  });
+});
