@@ -1,0 +1,127 @@
+// A run's items (where each is or ended, its wait, retries and budgets) and their timelines.
+
+import { badge, h } from './dom.js';
+import { duration } from './format.js';
+
+function where(item) {
+  const path = item.position.path.length > 0 ? `${item.position.path.join(' › ')} › ` : '';
+  return `${path}${item.position.placement} (visit ${item.position.visit})`;
+}
+
+function ending(item) {
+  const e = item.ending;
+  if (!e) return '';
+  if (e.kind === 'terminal') return `${e.placement} (${e.outcome})`;
+  if (e.kind === 'failure') return `failed${e.placement ? ` at ${e.placement}` : ''}: ${e.code} ${e.message}`;
+  return `aborted: ${e.reason}`;
+}
+
+// A page stays quick to draw and read: a run of thousands of items shows its first ones here, and
+// `switchyard runs show` lists them all.
+const SHOWN = 200;
+
+function more(count, what) {
+  return count > SHOWN
+    ? h(
+        'p',
+        { class: 'quiet' },
+        `${count - SHOWN} more ${what} not shown: \`switchyard runs show\` lists them all.`,
+      )
+    : null;
+}
+
+/** The items table. */
+export function itemsTable(detail) {
+  if (detail.items.length === 0) return h('p', { class: 'quiet' }, 'No item has been checkpointed yet.');
+  return [itemRows(detail.items.slice(0, SHOWN)), more(detail.items.length, 'items')];
+}
+
+function itemRows(items) {
+  return h(
+    'table',
+    { class: 'list', id: 'items-table' },
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        h('th', {}, 'Item'),
+        h('th', {}, 'Status'),
+        h('th', {}, 'Where'),
+        h('th', {}, 'Wait'),
+        h('th', { class: 'num' }, 'Retries'),
+        h('th', {}, 'Budgets spent'),
+        h('th', {}, 'Ended'),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      items.map((item) =>
+        h(
+          'tr',
+          { 'data-item': item.id },
+          h('td', {}, h('a', { href: `#item-${item.id}` }, item.id)),
+          h('td', {}, badge(item.status)),
+          h('td', {}, where(item)),
+          h(
+            'td',
+            {},
+            item.wait
+              ? h(
+                  'span',
+                  {
+                    class: 'countdown',
+                    'data-until': Date.parse(item.wait.until),
+                    'data-reason': item.wait.reason,
+                  },
+                  item.wait.reason,
+                )
+              : '',
+          ),
+          h('td', { class: 'num' }, item.retries),
+          h(
+            'td',
+            {},
+            Object.entries(item.budgets)
+              .map(([name, n]) => `${name} ${n}`)
+              .join(', '),
+          ),
+          h('td', {}, ending(item)),
+        ),
+      ),
+    ),
+  );
+}
+
+/** One timeline per item; those the reader opened stay open across updates. */
+export function timelines(detail, container) {
+  const open = new Set([...container.querySelectorAll('details[open]')].map((d) => d.dataset.item));
+  const first = container.childElementCount === 0;
+  const all = Object.keys(detail.timelines);
+  if (all.length === 0) return h('p', { class: 'quiet' }, 'No events recorded yet.');
+  const ids = all.slice(0, SHOWN);
+  const shown = ids.map((id) => {
+    const entries = detail.timelines[id];
+    return h(
+      'details',
+      { id: `item-${id}`, 'data-item': id, open: open.has(id) || (first && ids.length <= 5) },
+      h('summary', {}, `Item ${id} · ${entries.length} event${entries.length === 1 ? '' : 's'}`),
+      h(
+        'ol',
+        { class: 'timeline' },
+        entries.map((e) =>
+          h(
+            'li',
+            { class: `entry ${e.kind}`, 'data-kind': e.kind },
+            h('span', { class: 'at' }, `+${duration(e.atMs)}`),
+            h('span', { class: 'marker', 'aria-hidden': 'true' }),
+            e.text,
+          ),
+        ),
+      ),
+    );
+  });
+  return [...shown, more(all.length, 'timelines')];
+}
