@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { type Catalog, createCatalog } from '../../nodes/archivist/catalog.ts';
 import type { Book } from '../../nodes/archivist/types.ts';
 import { SwitchyardError } from '../../src/errors.ts';
+import { buildStoredIndex, catalogHash, readIndexFile, storedIndexIn } from './catalog-index.ts';
 
 const loaded = new Map<string, Promise<Catalog>>();
 
@@ -16,11 +17,16 @@ function isBook(value: unknown): value is Book {
     typeof b.year === 'number' &&
     typeof b.pages === 'number' &&
     Array.isArray(b.subjects) &&
-    typeof b.description === 'string'
+    typeof b.description === 'string' &&
+    (b.series === undefined || typeof b.series === 'string') &&
+    (b.seriesNumber === undefined || (Number.isInteger(b.seriesNumber) && b.seriesNumber > 0)) &&
+    [b.language, b.country, b.audience].every((v) => v === undefined || typeof v === 'string')
   );
 }
 
 async function load(path: string): Promise<Catalog> {
+  // The index file is read while the catalog is checked: it is wanted as soon as the catalog is good.
+  const indexText = readIndexFile(path);
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -45,10 +51,22 @@ async function load(path: string): Promise<Catalog> {
       `the catalog ${path} must be an array of { id, title, authors[], year, pages, subjects[], description }`,
     );
   }
-  return createCatalog(books);
+  const hash = catalogHash(text);
+  const stored = storedIndexIn(await indexText, hash);
+  if (stored !== undefined) {
+    try {
+      return createCatalog(books, stored);
+    } catch {
+      // An index file minisearch cannot read (another version of it wrote it) is built again below.
+    }
+  }
+  return createCatalog(books, (await buildStoredIndex(path, hash, books)).index);
 }
 
-/** Loads and indexes a catalog file, once per process and path. */
+/**
+ * Loads a catalog file with its full-text index, once per process and path. The index is read from
+ * `<name>.index.json` beside the catalog when it was built from this very text, else built and stored there.
+ */
 export function loadCatalogFile(path: string): Promise<Catalog> {
   let catalog = loaded.get(path);
   if (!catalog) {

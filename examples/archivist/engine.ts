@@ -8,6 +8,9 @@ import { loadPolicyFile } from '../../src/policy/load.ts';
 import type { Clock, PolicyInput, Random, RuntimePolicy } from '../../src/policy/types.ts';
 import { createDispatcher, type Dispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
+import type { RunResult } from '../../src/runtime/run.ts';
+import type { RunStore } from '../../src/store/types.ts';
+import type { ChatTurn } from './conversation.ts';
 import { ASK_DAG, DAG_FOLDER } from './paths.ts';
 
 /** A shortlisted book as the program reports it. */
@@ -26,6 +29,10 @@ export interface AskOutcome {
   readonly intent: Intent | undefined;
   readonly classifiedBy: 'model' | 'rules' | undefined;
   readonly shortlist: readonly ShortBook[];
+  /** Ids of the books the answer presents, in order. */
+  readonly books: readonly string[];
+  /** True when the answer says the catalog does not hold what was asked. */
+  readonly miss: boolean;
   /** What the next turn of a conversation remembers. */
   readonly memory: Memory | undefined;
   readonly status: 'completed' | 'failed' | 'aborted';
@@ -33,6 +40,8 @@ export interface AskOutcome {
   readonly retries: number;
   readonly salvages: number;
   readonly events: readonly RunEvent[];
+  /** The run's id in the store, when it was recorded: `switchyard runs show <runId>` explains the answer. */
+  readonly runId?: string;
 }
 
 /** What the engine needs: services, the policy, and the injected clock and random source. */
@@ -41,15 +50,38 @@ export interface AskEngineOptions {
   readonly policy: RuntimePolicy | PolicyInput | string;
   readonly clock: Clock;
   readonly random: Random;
+  /** Where each question's run is recorded; default none. */
+  readonly store?: RunStore;
+  /** The Archivist's DAGs, when the caller started loading them ({@link loadArchivistDags}); else loaded here. */
+  readonly dags?: Promise<ArchivistDags>;
 }
 
 /** Answers questions by running the ask DAG. */
 export interface AskEngine {
-  ask(question: string, memory?: Memory, onEvent?: (event: RunEvent) => void): Promise<AskOutcome>;
+  /**
+   * Answers `question`; a chat's turn is recorded with its conversation and turn number. Aborting `signal`
+   * stops the run at once: the outcome's status is then `aborted`.
+   */
+  ask(
+    question: string,
+    memory?: Memory,
+    onEvent?: (event: RunEvent) => void,
+    turn?: ChatTurn,
+    signal?: AbortSignal,
+  ): Promise<AskOutcome>;
+  /** Goes on with a recorded question whose run never ended, and answers it. */
+  resume(runId: string, onEvent?: (event: RunEvent) => void): Promise<AskOutcome>;
+}
+
+/** The ask DAG, the library of the Archivist's documents, and the file of each document by its IRI. */
+export interface ArchivistDags {
+  readonly dag: Dag;
+  readonly library: DagLibrary;
+  readonly files: Record<string, string>;
 }
 
 /** The ask DAG and the library of the Archivist's documents (its embedded compose/validate loop). */
-export async function loadArchivistDags(): Promise<{ dag: Dag; library: DagLibrary }> {
+export async function loadArchivistDags(): Promise<ArchivistDags> {
   const { results, library } = await loadDagFolder([DAG_FOLDER]);
   const problems = [...results.values()].flatMap((r) => r.problems.filter((p) => p.severity === 'error'));
   const dag = library.get(ASK_DAG);
@@ -61,7 +93,9 @@ export async function loadArchivistDags(): Promise<{ dag: Dag; library: DagLibra
       { problems },
     );
   }
-  return { dag, library };
+  const files: Record<string, string> = {};
+  for (const [file, result] of results) if (result.dag) files[result.dag.id] = file;
+  return { dag, library, files };
 }
 
 /**
@@ -71,7 +105,8 @@ export async function loadArchivistDags(): Promise<{ dag: Dag; library: DagLibra
  * const { answer } = await engine.ask('books by George Orwell');
  */
 export async function createAskEngine(options: AskEngineOptions): Promise<AskEngine> {
-  const { dag, library } = await loadArchivistDags();
+  const { dag, library, files } = await (options.dags ?? loadArchivistDags());
+  const store = options.store;
   const policy = typeof options.policy === 'string' ? await loadPolicyFile(options.policy) : options.policy;
   const dispatcher: Dispatcher = createDispatcher({
     nodes: archivistNodes as never,
@@ -81,44 +116,61 @@ export async function createAskEngine(options: AskEngineOptions): Promise<AskEng
     random: options.random,
     library,
   });
+  const listen = (events: RunEvent[], onEvent?: (event: RunEvent) => void) => (event: RunEvent) => {
+    events.push(event);
+    onEvent?.(event);
+  };
   return {
-    async ask(question, memory, onEvent) {
+    async ask(question, memory, onEvent, turn, signal) {
       const events: RunEvent[] = [];
-      const input: AskData = { question, ...(memory ? { memory } : {}) };
-      const result = await dispatcher.run(dag, input as unknown as Record<string, unknown>, {
-        onEvent: (event) => {
-          events.push(event);
-          onEvent?.(event);
-        },
+      const input = { question, ...(memory ? { memory } : {}), ...(turn ? { chat: turn } : {}) };
+      const run = dispatcher.run(dag, input, {
+        onEvent: listen(events, onEvent),
+        ...(signal ? { signal } : {}),
+        ...(store ? { store, files } : { store: false as const }),
       });
-      const item = result.items[0];
-      const data = (item?.data ?? result.failures[0]?.state.data ?? {}) as unknown as AskData;
-      const failure = result.failures[0];
-      if (!item && failure) {
-        throw new SwitchyardError(
-          'E_NODE_ERROR',
-          `the Archivist failed at ${failure.placement}: ${failure.error.message}`,
-        );
-      }
-      return {
-        answer: data.answer ?? '',
-        source: data.source ?? 'none',
-        intent: data.intent,
-        classifiedBy: data.classifiedBy,
-        shortlist: (data.shortlist ?? []).map(({ id, title, authors, year, pages }) => ({
-          id,
-          title,
-          authors,
-          year,
-          pages,
-        })),
-        memory: data.nextMemory,
-        status: result.status,
-        terminal: item?.terminal,
-        retries: result.stats.retries,
-        salvages: result.stats.salvages,
-        events,
-      };
+      return outcomeOf(await run, events, store ? run.id : undefined);
     },
+    async resume(runId, onEvent) {
+      const events: RunEvent[] = [];
+      if (!store) throw new SwitchyardError('E_INPUT', `resuming run '${runId}' needs the run store`);
+      const result = await dispatcher.resume(runId, { store, dag, onEvent: listen(events, onEvent) });
+      return outcomeOf(result, events, runId);
+    },
+  };
+}
+
+/** What one run of the ask DAG answered. */
+function outcomeOf(result: RunResult, events: readonly RunEvent[], runId: string | undefined): AskOutcome {
+  const item = result.items[0];
+  const data = (item?.data ?? result.failures[0]?.state.data ?? {}) as unknown as AskData;
+  const failure = result.failures[0];
+  if (!item && failure) {
+    throw new SwitchyardError(
+      'E_NODE_ERROR',
+      `the Archivist failed at ${failure.placement}: ${failure.error.message}`,
+    );
+  }
+  return {
+    answer: data.answer ?? '',
+    source: data.source ?? 'none',
+    intent: data.intent,
+    classifiedBy: data.classifiedBy,
+    shortlist: (data.shortlist ?? []).map(({ id, title, authors, year, pages }) => ({
+      id,
+      title,
+      authors,
+      year,
+      pages,
+    })),
+    books: data.presented ?? [],
+    miss: data.miss === true,
+    memory: data.nextMemory,
+    status: result.status,
+    terminal: item?.terminal,
+    retries: result.stats.retries,
+    salvages: result.stats.salvages,
+    events,
+    ...(runId === undefined ? {} : { runId }),
   };
 }

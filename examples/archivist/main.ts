@@ -1,16 +1,18 @@
 import { Command, CommanderError, Option } from 'commander';
-import { EXIT_PROBLEM, exitCodeOf } from '../../src/cli/exit-code.ts';
+import { EXIT_MODEL_REFUSED, EXIT_PROBLEM, exitCodeOf } from '../../src/cli/exit-code.ts';
 import { assertWritable, writeOutput } from '../../src/cli/output.ts';
 import { refusalLine, usageLine } from '../../src/cli/refusal.ts';
-import { VERSION } from '../../src/cli/version.ts';
+import { STORE_OPTION_HELP } from '../../src/cli/store-option.ts';
 import { isSwitchyardError, SwitchyardError } from '../../src/errors.ts';
 import { formatOfPath } from '../../src/render/output-format.ts';
-import { runChat } from './chat.ts';
+import { VERSION } from '../../src/version.ts';
 import type { AskOutcome } from './engine.ts';
 import { type ArchivistEnv, processEnv } from './environment.ts';
 import { LLMS } from './model-options.ts';
-import { renderRun } from './render.ts';
-import { openSession, type SessionOptions } from './session.ts';
+import { waitNotice } from './provider-notices.ts';
+import { questionProblem } from './question.ts';
+import { openSession, type Session, type SessionOptions } from './session.ts';
+import { assertStoreExists, storePathFor } from './store.ts';
 import { traceLines } from './trace.ts';
 
 interface CommonFlags {
@@ -19,9 +21,16 @@ interface CommonFlags {
   model?: string;
   apiKeyEnv?: string;
   flaky?: string;
+  maxTokens?: string;
   seed: string;
   catalog?: string;
   trace?: boolean;
+  /** A path, or false for `--no-store`. */
+  store?: string | false;
+}
+
+interface ChatFlags extends CommonFlags {
+  resume?: string | true;
 }
 
 interface AskFlags extends CommonFlags {
@@ -43,11 +52,20 @@ function sessionOptions(flags: CommonFlags, io: ArchivistEnv): SessionOptions {
     if (!(flaky >= 0 && flaky <= 1))
       throw usage(`--flaky must be a rate between 0 and 1, not '${flags.flaky}'`);
   }
+  let maxTokens: number | undefined;
+  if (flags.maxTokens !== undefined) {
+    maxTokens = Number(flags.maxTokens);
+    if (!(Number.isInteger(maxTokens) && maxTokens >= 1 && maxTokens <= 100_000))
+      throw usage(`--max-tokens must be a whole number from 1 to 100000, not '${flags.maxTokens}'`);
+  }
   const catalog = flags.catalog ?? io.env.ARCHIVIST_CATALOG;
+  const store = storePathFor(flags.store, io.env, io.cwd);
   return {
+    ...(store === undefined ? {} : { store }),
     llm: flags.llm,
     seed,
     ...(flaky === undefined ? {} : { flaky }),
+    ...(maxTokens === undefined ? {} : { maxTokens }),
     ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.apiKeyEnv === undefined ? {} : { apiKeyEnv: flags.apiKeyEnv }),
@@ -62,30 +80,59 @@ function addCommonOptions(command: Command): Command {
     .option('--model <name>', 'the model name for openai or ollama')
     .option('--api-key-env <name>', 'the environment variable holding the API key (default OPENAI_API_KEY)')
     .option('--flaky <rate>', 'make this share of model calls fail as real providers do (0–1)')
+    .option('--max-tokens <n>', 'the cap on the tokens of one model answer (default 600)')
     .option('--seed <n>', 'seed of the fault injection and back-off jitter', '1')
     .option('--catalog <file>', 'the catalog JSON file (default the bundled one)')
-    .option('--trace', 'print the path the run took: placements, retries, salvages');
+    .option('--trace', 'print the path the run took: placements, retries, salvages')
+    .option('--store <path>', `${STORE_OPTION_HELP}; switchyard runs show <run-id> explains an answer`)
+    .option('--no-store', 'record nothing');
 }
 
-function jsonOf(question: string, model: string, outcome: AskOutcome): string {
+/** Runs `use` with the session, then closes its store. */
+async function withSession<T>(session: Session, use: (session: Session) => Promise<T>): Promise<T> {
+  try {
+    return await use(session);
+  } finally {
+    await session.close();
+  }
+}
+
+/** The `--json` result; `refused` holds the provider's refusal lines when the answer came without the model. */
+function jsonOf(question: string, model: string, outcome: AskOutcome, refused: readonly string[]): string {
   const { events: _events, memory: _memory, ...rest } = outcome;
-  return JSON.stringify({ question, model, ...rest }, null, 2);
+  return JSON.stringify({ question, model, ...rest, ...(refused.length > 0 ? { refused } : {}) }, null, 2);
 }
 
 async function ask(words: readonly string[], flags: AskFlags, io: ArchivistEnv): Promise<number> {
   const question = words.join(' ').trim();
   if (question === '')
     throw usage('the question is empty: ask something, e.g. archivist ask "books by George Orwell"');
+  const tooLong = questionProblem(question);
+  if (tooLong !== undefined) throw usage(tooLong);
   // Every output is checked before the run, so a wrong path costs no model calls and loses no answer.
   if (flags.render !== undefined) {
     formatOfPath(flags.render);
     await assertWritable(flags.render, io.cwd);
   }
   if (flags.events !== undefined) await assertWritable(flags.events, io.cwd);
-  const session = await openSession(sessionOptions(flags, io), io);
-  const outcome = await session.engine.ask(question);
+  // A refusal of the key or the model is told after the run, when no spinner is drawing.
+  const refusals: string[] = [];
+  const options = { ...sessionOptions(flags, io), onRefused: (line: string) => refusals.push(line) };
+  const session = await openSession(options, io);
+  const outcome = await withSession(session, (s) =>
+    s.engine.ask(question, undefined, (event) => {
+      const notice = waitNotice(event, s.model.name);
+      if (notice !== undefined) io.err(notice);
+    }),
+  );
+  for (const line of refusals) io.err(line);
+  if (flags.trace && outcome.runId && session.store) {
+    io.err(
+      `archivist: run ${outcome.runId} is recorded in ${session.store.shown}: switchyard runs show ${outcome.runId} explains the answer`,
+    );
+  }
   if (flags.json) {
-    io.out(jsonOf(question, session.model.name, outcome));
+    io.out(jsonOf(question, session.model.name, outcome, refusals));
   } else {
     if (flags.trace) io.out(['Trace:', ...traceLines(outcome.events), ''].join('\n'));
     io.out(outcome.answer);
@@ -94,8 +141,45 @@ async function ask(words: readonly string[], flags: AskFlags, io: ArchivistEnv):
     const lines = outcome.events.map((e) => JSON.stringify(e)).join('\n');
     await writeOutput(flags.events, `${lines}\n`, io.cwd);
   }
-  if (flags.render !== undefined) await renderRun(flags.render, outcome.events, io.cwd);
-  return outcome.status === 'completed' ? 0 : 1;
+  if (flags.render !== undefined) {
+    // Drawing loads the renderer, which a plain question does not need.
+    const { renderRun } = await import('./render.ts');
+    await renderRun(flags.render, outcome.events, io.cwd);
+  }
+  if (outcome.status !== 'completed') return EXIT_PROBLEM;
+  return refusals.length > 0 ? EXIT_MODEL_REFUSED : 0;
+}
+
+async function chat(flags: ChatFlags, io: ArchivistEnv): Promise<number> {
+  const options = sessionOptions(flags, io);
+  if (flags.resume !== undefined) {
+    if (options.store === undefined) throw usage('--resume needs the run store: leave out --no-store');
+    assertStoreExists(options.store, io.cwd);
+  }
+  const [{ runChat }, { loadConversation, newConversation }] = await Promise.all([
+    import('./chat.ts'),
+    import('./conversation.ts'),
+  ]);
+  const warnings: string[] = [];
+  const session = await openSession({ ...options, onRefused: (line) => warnings.push(line) }, io);
+  return withSession(session, async (s) => {
+    const recorded = s.store;
+    const conversation =
+      recorded === undefined
+        ? undefined
+        : flags.resume === undefined
+          ? newConversation()
+          : await loadConversation(
+              recorded.store,
+              flags.resume === true ? undefined : flags.resume,
+              recorded.shown,
+            );
+    return runChat(s, io, {
+      trace: flags.trace === true,
+      warnings,
+      ...(conversation === undefined ? {} : { conversation }),
+    });
+  });
 }
 
 /**
@@ -130,10 +214,14 @@ export async function main(argv: readonly string[], io: ArchivistEnv = processEn
     });
   addCommonOptions(
     program.command('chat').description('an interactive session that remembers the conversation'),
-  ).action(async (flags: CommonFlags) => {
-    const session = await openSession(sessionOptions(flags, io), io);
-    exitCode = await runChat(session, io, { trace: flags.trace === true });
-  });
+  )
+    .option(
+      '--resume [conversation]',
+      'go on with a recorded conversation (default the most recent one), after a restart too',
+    )
+    .action(async (flags: ChatFlags) => {
+      exitCode = await chat(flags, io);
+    });
   try {
     await program.parseAsync([...argv]);
   } catch (error) {

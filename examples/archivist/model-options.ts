@@ -1,12 +1,12 @@
 import type { Catalog } from '../../nodes/archivist/catalog.ts';
 import { createFlakyModel } from '../../nodes/archivist/models/flaky.ts';
 import { createOfflineModel } from '../../nodes/archivist/models/offline.ts';
-import { createOllamaModel, DEFAULT_OLLAMA_HOST } from '../../nodes/archivist/models/ollama.ts';
-import { createOpenAIModel } from '../../nodes/archivist/models/openai.ts';
+import { guardRefusals } from '../../nodes/archivist/models/refusal.ts';
 import type { ChatModel } from '../../nodes/archivist/types.ts';
 import { SwitchyardError } from '../../src/errors.ts';
+import { importOptional } from '../../src/optional-import.ts';
 import { seededRandom } from '../../src/policy/random.ts';
-import { isReachable } from './reachable.ts';
+import { type ProviderContext, refusalLine } from './provider-notices.ts';
 
 /** The model options of the command line. */
 export interface ModelOptions {
@@ -17,6 +17,13 @@ export interface ModelOptions {
   /** Share of failing calls, 0–1; 0 or undefined for none. */
   readonly flaky?: number;
   readonly seed: number;
+  /** The cap on the tokens of one model answer; default the models' own (600). */
+  readonly maxTokens?: number;
+  /**
+   * Told once, with one line naming the provider, the status and what to fix, when the provider refuses
+   * the API key or the model (HTTP 401, 403, 404); later calls then fail at once, without a request.
+   */
+  readonly onRefused?: (line: string) => void;
 }
 
 /** The models `--llm` accepts. */
@@ -26,14 +33,39 @@ const DEFAULT_OPENAI_URL = 'https://api.openai.com/v1';
 const DEFAULT_OPENAI_MODEL = 'gpt-4o-mini';
 const DEFAULT_OLLAMA_MODEL = 'llama3.2';
 
+// The model clients are optional peer dependencies: each is loaded only when its --llm is chosen.
+const loadOpenAI = () =>
+  importOptional(
+    { name: 'openai', neededFor: '--llm openai' },
+    () => import('../../nodes/archivist/models/openai.ts'),
+  );
+const loadOllama = () =>
+  importOptional(
+    { name: 'ollama', neededFor: '--llm ollama' },
+    () => import('../../nodes/archivist/models/ollama.ts'),
+  );
+
+// The reachability probe opens a socket (node:net): loaded only for the models that talk to a server.
+const reachable = async (url: string): Promise<boolean> => (await import('./reachable.ts')).isReachable(url);
+
 function usage(message: string): SwitchyardError {
   return new SwitchyardError('E_USAGE', message);
+}
+
+function maxTokensOf(options: ModelOptions): { maxTokens?: number } {
+  return options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens };
+}
+
+/** The provider's model, whose refusal of the key or the model is told once, as one line. */
+function guarded(model: ChatModel, provider: ProviderContext, options: ModelOptions): ChatModel {
+  return guardRefusals(model, (error) => options.onRefused?.(refusalLine(error, provider)));
 }
 
 async function openai(
   options: ModelOptions,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<ChatModel> {
+  const { createOpenAIModel } = await loadOpenAI();
   const keyVar = options.apiKeyEnv ?? 'OPENAI_API_KEY';
   const apiKey = env[keyVar];
   if (!apiKey) {
@@ -42,28 +74,35 @@ async function openai(
     );
   }
   const baseURL = options.baseUrl ?? env.OPENAI_BASE_URL ?? DEFAULT_OPENAI_URL;
-  if (!(await isReachable(baseURL))) {
+  if (!(await reachable(baseURL))) {
     throw usage(
       `cannot reach the chat-completions endpoint at ${baseURL}: check --base-url and that the server is running`,
     );
   }
-  return createOpenAIModel({
-    baseURL,
-    apiKey,
-    model: options.model ?? env.OPENAI_MODEL ?? DEFAULT_OPENAI_MODEL,
-  });
+  const model = options.model ?? env.OPENAI_MODEL ?? DEFAULT_OPENAI_MODEL;
+  return guarded(
+    createOpenAIModel({ baseURL, apiKey, model, ...maxTokensOf(options) }),
+    { llm: 'openai', model, where: baseURL, keyVar },
+    options,
+  );
 }
 
 async function ollama(
   options: ModelOptions,
   env: Readonly<Record<string, string | undefined>>,
 ): Promise<ChatModel> {
+  const { createOllamaModel, DEFAULT_OLLAMA_HOST } = await loadOllama();
   let host = options.baseUrl ?? env.OLLAMA_HOST ?? DEFAULT_OLLAMA_HOST;
   if (!/^https?:\/\//.test(host)) host = `http://${host}`;
-  if (!(await isReachable(host))) {
+  if (!(await reachable(host))) {
     throw usage(`cannot reach Ollama at ${host}: start it with \`ollama serve\` or pass --base-url`);
   }
-  return createOllamaModel({ host, model: options.model ?? env.OLLAMA_MODEL ?? DEFAULT_OLLAMA_MODEL });
+  const model = options.model ?? env.OLLAMA_MODEL ?? DEFAULT_OLLAMA_MODEL;
+  return guarded(
+    createOllamaModel({ host, model, ...maxTokensOf(options) }),
+    { llm: 'ollama', model, where: host },
+    options,
+  );
 }
 
 /**

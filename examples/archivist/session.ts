@@ -2,33 +2,55 @@ import { resolve } from 'node:path';
 import type { ChatModel } from '../../nodes/archivist/types.ts';
 import { seededRandom } from '../../src/policy/random.ts';
 import { loadCatalogFile } from './catalog-file.ts';
-import { type AskEngine, createAskEngine } from './engine.ts';
+import { type AskEngine, createAskEngine, loadArchivistDags } from './engine.ts';
 import type { ArchivistEnv } from './environment.ts';
 import { createModel, type ModelOptions } from './model-options.ts';
 import { DEFAULT_CATALOG, OFFLINE_POLICY_FILE, POLICY_FILE } from './paths.ts';
 import { withProgress } from './progress.ts';
+import { openStore, type SessionStore } from './store.ts';
 
 /** The options `ask` and `chat` share. */
 export interface SessionOptions extends ModelOptions {
   readonly catalog?: string;
+  /** The run store file each question is recorded in; none when absent. */
+  readonly store?: string;
 }
 
 /** A ready engine and the model it uses. */
 export interface Session {
   readonly engine: AskEngine;
   readonly model: ChatModel;
+  /** The store the runs are recorded in, when there is one. */
+  readonly store?: SessionStore;
+  /** Closes the store. */
+  close(): Promise<void>;
 }
 
 /** Loads the catalog, builds the model and the engine for one command. */
 export async function openSession(options: SessionOptions, io: ArchivistEnv): Promise<Session> {
+  // The DAG documents are read while the catalog loads; a failure is reported when the engine is made.
+  const dags = loadArchivistDags();
+  dags.catch(() => undefined);
   const catalog = await loadCatalogFile(options.catalog ? resolve(io.cwd, options.catalog) : DEFAULT_CATALOG);
   const model = withProgress(await createModel(options, io.env, catalog), io.progress, io.isTTY);
   const policy = io.policy ?? (options.llm === 'offline' ? OFFLINE_POLICY_FILE : POLICY_FILE);
+  const store = options.store === undefined ? undefined : await openStore(options.store, io.cwd);
   const engine = await createAskEngine({
-    services: { catalog, model },
+    // "The last twenty years" counts from the injected clock's date.
+    services: { catalog, model, year: () => new Date(io.clock.wallNow()).getUTCFullYear() },
     policy,
     clock: io.clock,
     random: seededRandom(options.seed),
+    ...(store ? { store: store.store } : {}),
+    dags,
+  }).catch(async (error: unknown) => {
+    await store?.store.close();
+    throw error;
   });
-  return { engine, model };
+  return {
+    engine,
+    model,
+    ...(store ? { store } : {}),
+    close: async () => store?.store.close(),
+  };
 }

@@ -1,8 +1,14 @@
 import { defineNode } from '../../src/runtime/node.ts';
 import { type Catalog, normalise } from './catalog.ts';
-import { keywordsOf } from './rules.ts';
+import { closestTo } from './closest.ts';
+import { followUpOf } from './follow-up.ts';
+import { meets } from './rank.ts';
+import { readQuestion } from './reading.ts';
+import { classifyByRules, keywordsOf } from './rules.ts';
 import { type ArchivistServices, type AskData, nodeIri, type SearchFilters } from './services.ts';
-import type { Book, Classification, Memory, StrategyPlan } from './types.ts';
+import { sameWord } from './text-match.ts';
+import { compareTitles } from './title-order.ts';
+import type { Book, Classification, Intent, Memory, StrategyPlan } from './types.ts';
 
 /** A short book, when the question asks for one without a previous book to compare with. */
 const SHORT_PAGES = 250;
@@ -34,20 +40,76 @@ function withoutWords(text: string, words: string): string {
     .join(' ');
 }
 
+/** What plan-search decides: the strategies, the filters, and the intent when the plan changes it. */
+export interface SearchPlan {
+  readonly strategies: StrategyPlan[];
+  readonly filters: SearchFilters;
+  /** A whole list is found, whatever the wording ("anything by Calvino"). */
+  readonly intent?: Intent;
+}
+
 /** The strategies to scatter over and the filters to rank with, for one classified question. */
 export function planSearch(
   question: string,
-  c: Classification,
+  classified: Classification,
   memory: Memory | undefined,
   catalog: Catalog,
-): { strategies: StrategyPlan[]; filters: SearchFilters } {
+  year: number = new Date().getFullYear(),
+): SearchPlan {
   const strategies: StrategyPlan[] = [];
-  const book = c.title === undefined ? undefined : bookTitled(c.title, catalog);
+  const follow = followUpOf(question, memory, catalog);
+  const titled =
+    follow?.book ??
+    follow?.like ??
+    (classified.title === undefined ? undefined : bookTitled(classified.title, catalog));
+  const reading = readQuestion(question, catalog, titled, year);
+  const book = reading.placed ? reading.book : (titled ?? reading.book);
+  const unwanted = new Set([...reading.notAuthors, ...(follow?.notAuthors ?? [])]);
+  const { author: _asked, ...unnamed } = classified;
+  const c: Classification = {
+    ...(classified.author !== undefined && unwanted.has(classified.author) ? unnamed : classified),
+    ...(follow?.like ? { intent: 'recommend' as const } : {}),
+    ...(follow?.book && classified.intent === 'recommend' ? { intent: 'describe' as const } : {}),
+    ...(book ? { title: book.title } : {}),
+    ...(classified.author === undefined && reading.author && !unwanted.has(reading.author)
+      ? { author: reading.author }
+      : {}),
+  };
+  const notAuthors = [...reading.notAuthors, ...(follow?.notAuthors ?? [])];
+  const limits = {
+    ...(follow?.minYear === undefined ? {} : { minYear: follow.minYear }),
+    ...(follow?.maxYear === undefined ? {} : { maxYear: follow.maxYear }),
+    ...reading.constraints,
+    ...(notAuthors.length > 0 ? { notAuthors } : {}),
+    ...(Object.keys(reading.origin).length > 0 ? { origin: reading.origin } : {}),
+    ...(follow?.origin ? { origin: follow.origin } : {}),
+  };
+  if (follow?.within) {
+    return {
+      strategies: [{ strategy: 'title', query: question }],
+      filters: { exclude: [], list: follow.within, ...limits },
+    };
+  }
+  if (follow?.again && memory?.question !== undefined) {
+    const repeated = repeatPlan(memory.question, follow.exclude, catalog, year);
+    if (repeated) return repeated;
+  }
+  // "more like this" with nothing before it refers to no book: no answer rather than an arbitrary one.
+  if (
+    !memory &&
+    c.title === undefined &&
+    c.author === undefined &&
+    c.subjects.length === 0 &&
+    onlyRefers(question)
+  )
+    return { strategies: [{ strategy: 'title', query: question }], filters: { exclude: [], list: [] } };
+  const special = follow ? undefined : listOrMiss(question, c, reading, memory, catalog, limits);
+  if (special) return special;
   const previous = memory?.bookId === undefined ? undefined : catalog.get(memory.bookId);
   // "Something like X" searches X's neighbours; a named book otherwise is the answer itself.
   const like = c.intent === 'recommend' ? book : undefined;
   const anchor = c.intent === 'recommend' ? undefined : book;
-  const exclude: string[] = like ? [like.id] : [];
+  const exclude: string[] = [...(like ? [like.id] : []), ...(follow?.exclude ?? []), ...reading.notBooks];
   const asked = [...new Set(c.subjects.flatMap((s) => catalog.subjectsIn(s)))];
 
   if (c.title !== undefined && !like) strategies.push({ strategy: 'title', query: c.title });
@@ -78,11 +140,146 @@ export function planSearch(
     ...(c.longer ? { minPages: (previous?.pages ?? LONG_PAGES - 1) + 1 } : {}),
     ...(anchor ? { anchor: anchor.id } : {}),
     ...(reference ? { like: reference.id } : {}),
-    ...(like ? { likeAuthorLimit: LIKE_AUTHOR_LIMIT } : {}),
+    ...(like && !author ? { likeAuthorLimit: LIKE_AUTHOR_LIMIT } : {}),
     ...(asked.length > 0 ? { subjects: asked } : {}),
     ...(c.intent === 'recommend' && !author ? { perAuthor: PER_AUTHOR } : {}),
+    ...limits,
   };
   return { strategies, filters };
+}
+
+/**
+ * The plan of `previous` (the question that found the last list) again, without the books already shown:
+ * "another one". Undefined when nothing would be left.
+ */
+function repeatPlan(
+  previous: string,
+  shown: readonly string[],
+  catalog: Catalog,
+  year: number,
+): SearchPlan | undefined {
+  const plan = planSearch(previous, classifyByRules(previous, undefined, catalog), undefined, catalog, year);
+  const { anchor: _named, ...filters } = plan.filters;
+  const list = filters.list?.filter((id) => !shown.includes(id));
+  if (list !== undefined && list.length === 0) return undefined;
+  return {
+    ...plan,
+    filters: {
+      ...filters,
+      exclude: [...new Set([...filters.exclude, ...shown])],
+      ...(list ? { list } : {}),
+      again: true,
+    },
+  };
+}
+
+/** Words that point back at an earlier answer ("more like this", "another one", "the second one"). */
+const REFERRING = new Set(
+  'more another again similar other others ones one it this that these those them same else first second third last next'.split(
+    ' ',
+  ),
+);
+
+/** Whether `question` says nothing but that it refers to an earlier answer. */
+function onlyRefers(question: string): boolean {
+  const words = normalise(question).split(' ');
+  if (!words.some((w) => REFERRING.has(w))) return false;
+  return keywordsOf(question)
+    .split(' ')
+    .every((w) => w === '' || REFERRING.has(w));
+}
+
+/** Words of a request for an author's whole list: "all the Agatha Christie novels you have, oldest first". */
+const LIST_WORDS = new Set(
+  (
+    'everything all every list catalog catalogue order publication published plays poems stories works did ' +
+    'write writes oldest first newest latest complete titles they them he she her his in anything wrote ' +
+    'written reading hold holds held carry stock library collection available own got'
+  ).split(' '),
+);
+
+/** Whether a question about `author` also names a topic ("Diamond on why societies collapse"). */
+function topical(rest: string, author: string | undefined, catalog: Catalog): boolean {
+  if (author === undefined) return false;
+  const name = new Set(normalise(author).split(' '));
+  const words = vocabularyOf(catalog);
+  // A word no book of the catalog uses ("bibliography", "oeuvre") cannot narrow the list: it only asks for it.
+  const known = (w: string) => words.has(w) || (w.endsWith('s') && words.has(w.slice(0, -1)));
+  return keywordsOf(rest.replace(/['’]s\b/g, ''))
+    .split(' ')
+    .some((w) => w !== '' && !LIST_WORDS.has(w) && known(w) && ![...name].some((n) => sameWord(w, n)));
+}
+
+const vocabularies = new WeakMap<Catalog, ReadonlySet<string>>();
+
+/** Every word of the catalog's titles, subjects and descriptions, normalised. */
+function vocabularyOf(catalog: Catalog): ReadonlySet<string> {
+  let words = vocabularies.get(catalog);
+  if (words === undefined) {
+    words = new Set(
+      catalog.books.flatMap((b) =>
+        normalise(`${b.title} ${b.subjects.join(' ')} ${b.description}`).split(' '),
+      ),
+    );
+    vocabularies.set(catalog, words);
+  }
+  return words;
+}
+
+/** Publication order, series order within a series. */
+function byPublication(a: Book, b: Book): number {
+  if (a.series !== undefined && a.series === b.series) return (a.seriesNumber ?? 0) - (b.seriesNumber ?? 0);
+  return a.year - b.year || compareTitles(a.title, b.title);
+}
+
+/**
+ * The plan of a question that asks for a whole list (an author's or a series' books) or names what the
+ * catalog does not hold; undefined for every other question.
+ */
+function listOrMiss(
+  question: string,
+  c: Classification,
+  reading: ReturnType<typeof readQuestion>,
+  memory: Memory | undefined,
+  catalog: Catalog,
+  limits: Partial<SearchFilters>,
+): SearchPlan | undefined {
+  if (reading.missing) {
+    const { name, author } = reading.missing;
+    const closest = author ? [] : closestTo(name, catalog, reading.author);
+    return {
+      strategies: [{ strategy: 'title', query: name }],
+      filters: { exclude: [], missing: reading.missing, list: closest.map((b) => b.id), ...limits },
+      intent: 'find',
+    };
+  }
+  const series = reading.series;
+  const followUp = c.shorter || c.longer || (memory !== undefined && c.author === memory.author);
+  // "anything by Calvino" asks for the author's books, though it reads like a recommendation.
+  const whole = c.intent !== 'recommend' || /\b(anything|everything|all|every)\b/i.test(question);
+  const author =
+    c.title === undefined &&
+    whole &&
+    c.intent !== 'describe' &&
+    !followUp &&
+    !topical(reading.rest, c.author, catalog)
+      ? c.author
+      : undefined;
+  // "by Walker" names every author of that surname; a first name picks one.
+  const named = author === undefined ? [] : catalog.authorsIn(reading.rest);
+  const authors = named.length > 1 && author !== undefined && named.includes(author) ? named : [author];
+  const books = series
+    ? catalog.books.filter((b) => b.series === series)
+    : authors.flatMap((a) => (a === undefined ? [] : catalog.byAuthor(a)));
+  if (books.length === 0) return undefined;
+  const all = [...new Set([...books].sort(byPublication))];
+  const list = all.filter((b) => !reading.notBooks.includes(b.id)).map((b) => b.id);
+  const narrowed = list.length < all.length || all.some((b) => !meets(b, { exclude: [], ...limits }));
+  return {
+    strategies: [{ strategy: 'title', query: question }],
+    filters: { exclude: [], list, ...limits, ...(narrowed ? { narrowed } : {}) },
+    intent: 'find',
+  };
 }
 
 /** Plans the search: one scatter child per strategy (title, author, subject, full text). */
@@ -93,9 +290,11 @@ export const planSearchNode = defineNode<'planned', ArchivistServices>({
   run(item, ctx) {
     const data = item.data as unknown as AskData;
     if (!data.classification) throw new Error('plan-search needs a classification; route classify before it');
-    const plan = planSearch(data.question, data.classification, data.memory, ctx.services.catalog);
+    const year = ctx.services.year?.() ?? new Date().getFullYear();
+    const plan = planSearch(data.question, data.classification, data.memory, ctx.services.catalog, year);
     data.strategies = plan.strategies;
     data.filters = plan.filters;
+    if (plan.intent !== undefined) data.intent = plan.intent;
     return { output: 'planned', reason: plan.strategies.map((s) => s.strategy).join(', ') };
   },
 });

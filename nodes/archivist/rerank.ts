@@ -1,5 +1,6 @@
 import { type Catalog, normalise } from './catalog.ts';
 import type { SearchFilters } from './services.ts';
+import { compareTitles } from './title-order.ts';
 import type { Book, Candidate } from './types.ts';
 
 /** How much likeness to the `like` book counts against full-text relevance (both from 0 to 1). */
@@ -104,13 +105,18 @@ export function shortlistOf(
     }))
     .sort(
       (a, b) =>
-        b.covered - a.covered || b.usual - a.usual || b.value - a.value || a.c.title.localeCompare(b.c.title),
+        b.covered - a.covered ||
+        b.usual - a.usual ||
+        b.value - a.value ||
+        compareTitles(a.c.title, b.c.title),
     );
 
+  // A book of none of the asked subjects is no answer to the question: fewer books rather than padding.
+  const onTopic = ordered.some((o) => o.covered > 0) ? ordered.filter((o) => o.covered > 0) : ordered;
   const cap = filters.perAuthor ?? Number.POSITIVE_INFINITY;
   const perAuthor = new Map<string, number>();
   const out: Candidate[] = [];
-  for (const { c } of ordered) {
+  for (const { c } of onTopic) {
     if (out.length >= size) break;
     const keys = authorKeys(c);
     if (keys.some((k) => (perAuthor.get(k) ?? 0) >= cap)) continue;

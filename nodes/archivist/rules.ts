@@ -1,14 +1,18 @@
 import { type Catalog, normalise } from './catalog.ts';
+import { parseConstraints } from './constraints.ts';
+import { followUpOf } from './follow-up.ts';
+import { readQuestion } from './reading.ts';
+import { matchTitle } from './title-match.ts';
 import type { Book, Classification, Intent, Memory } from './types.ts';
 
 const DESCRIBE =
   /\b(describe|summary|summari[sz]e|plot|what happens in|tell me (more )?about|what (is|s) .+ about|about the book)\b/;
 const RECOMMEND =
-  /\b(recommend|suggest|similar|like|something|anything|another|else|shorter|longer|next read|should i read|in the mood)\b/;
+  /\b(recommend|suggest|similar|like|something|anything|another|else|other|shorter|longer|next read|should i read|in the mood|loved|enjoyed|liked|adored|what next|read next)\b/;
 const FIND =
   /\b(find|who wrote|books? by|written by|do you have|search|look(ing)? for|wrote|author of|which books?|list)\b/;
 const BOOKISH =
-  /\b(books?|novels?|read|reading|authors?|writers?|story|stories|fiction|library|catalog(ue)?|titles?)\b/;
+  /\b(books?|novels?|read|reading|authors?|writers?|story|stories|fiction|library|catalog(ue)?|titles?|plays?|poems?|poetry|memoirs?|essays?|biograph(y|ies)|classics?|literature)\b/;
 const SAME_AUTHOR = /\b(same (author|writer)|by (her|him|them)|(her|his|their) other)\b/;
 const SAME_BOOK = /\b(it|that( one| book)?|this( one| book)?|the same book)\b/;
 const SHORTER = /\b(shorter|short|quicker|quick read|fewer pages|less long)\b/;
@@ -35,11 +39,17 @@ export function keywordsOf(question: string): string {
     .join(' ');
 }
 
-function intentOf(q: string, named: boolean, subjects: number, memory: Memory | undefined): Intent {
+function intentOf(
+  q: string,
+  named: boolean,
+  subjects: number,
+  memory: Memory | undefined,
+  terse: boolean,
+): Intent {
   if (DESCRIBE.test(q) && (named || memory?.bookId !== undefined)) return 'describe';
   if (RECOMMEND.test(q)) return 'recommend';
   if (FIND.test(q) || named) return 'find';
-  if (subjects > 0 && (BOOKISH.test(q) || q.split(' ').length <= TERSE_WORDS)) return 'recommend';
+  if (subjects > 0 && (BOOKISH.test(q) || terse)) return 'recommend';
   if (BOOKISH.test(q)) return 'find';
   return 'off-topic';
 }
@@ -55,11 +65,55 @@ export function classifyByRules(
   memory: Memory | undefined,
   catalog: Catalog,
 ): Classification {
-  const strict = classifyWith(question, catalog.titlesIn(question), memory, catalog);
-  if (strict.intent !== 'off-topic') return strict;
+  const follow = followUpOf(question, memory, catalog);
+  if (follow?.book) {
+    const c = classifyWith(question, [follow.book], memory, catalog);
+    return { ...c, intent: c.intent === 'recommend' || c.intent === 'off-topic' ? 'describe' : c.intent };
+  }
+  if (follow) {
+    const c = classifyWith(question, catalog.titlesIn(question), memory, catalog);
+    return { ...c, intent: 'recommend' };
+  }
+  // "books by Tolkien, not the Hobbit" does not ask about the Hobbit.
+  const unwanted = new Set(
+    (parseConstraints(question, new Date().getFullYear()).notTitles ?? []).flatMap(
+      (t) => matchTitle(t, catalog)?.id ?? [],
+    ),
+  );
+  const wanted = (books: readonly Book[]) => books.filter((b) => !unwanted.has(b.id));
+  const strict = classifyWith(question, wanted(catalog.titlesIn(question)), memory, catalog);
+  if (strict.intent !== 'off-topic') {
+    // "the Wizard of Oz" names a book, though "wizard" is also a subject.
+    if (strict.title !== undefined || RECOMMEND.test(normalise(question))) return strict;
+    const named = readQuestion(question, catalog, undefined, new Date().getFullYear()).book;
+    return named ? classifyWith(question, [named], memory, catalog) : strict;
+  }
   // Before refusing, accept one-word titles written in lower case ("tell me about dune").
-  const loose = catalog.titlesIn(question, { anyCase: true });
-  return loose.length === 0 ? strict : classifyWith(question, loose, memory, catalog);
+  const loose = wanted(catalog.titlesIn(question, { anyCase: true }));
+  if (loose.length > 0) return classifyWith(question, loose, memory, catalog);
+  // Then a title written loosely ("the hobit"), a series, a misspelt author, or a name the catalog lacks.
+  const reading = readQuestion(question, catalog, undefined, new Date().getFullYear());
+  if (reading.book) return classifyWith(question, [reading.book], memory, catalog);
+  if (reading.series || reading.missing || reading.author) {
+    return { ...strict, intent: 'find', ...(reading.author ? { author: reading.author } : {}) };
+  }
+  // "the sack of Rome and the fall of the empire": no word asks for a book, but one book's own words answer it.
+  if (describedByOneBook(strict.keywords, catalog)) return { ...strict, intent: 'find' };
+  return strict;
+}
+
+/** Words of a question one book must share before the question counts as about books. */
+const SHARED_WORDS = 2;
+
+/** Whether the best full-text match of `keywords` has at least two of those words in its own text. */
+function describedByOneBook(keywords: string, catalog: Catalog): boolean {
+  const words = keywords.split(' ').filter((w) => w.length >= 3);
+  if (words.length < SHARED_WORDS) return false;
+  const best = catalog.get(catalog.search(keywords)[0]?.id ?? '');
+  if (best === undefined) return false;
+  const text = new Set(normalise(`${best.title} ${best.subjects.join(' ')} ${best.description}`).split(' '));
+  const has = (w: string) => text.has(w) || (w.endsWith('s') && text.has(w.slice(0, -1)));
+  return words.filter(has).length >= SHARED_WORDS;
 }
 
 function classifyWith(
@@ -69,7 +123,11 @@ function classifyWith(
   catalog: Catalog,
 ): Classification {
   const q = normalise(question);
-  const authors = catalog.authorsIn(question);
+  // "not by Christie" names an author the reader does not want.
+  const unlimited = parseConstraints(question, new Date().getFullYear()).rest;
+  const authors = catalog.authorsIn(unlimited);
+  // Limits ("under 300 pages, before 1960") make a question longer, not less of a request for a book.
+  const terse = normalise(unlimited).split(' ').length <= TERSE_WORDS;
   // Words of a named title ("A Short History of…", "Something Wicked…") say nothing about what is asked.
   const asked = titles.reduce((text, book) => text.replace(normalise(book.title), ' | '), q);
   const subjects = catalog.subjectsIn(asked);
@@ -87,14 +145,14 @@ function classifyWith(
   let author = authors[0];
   if (author === undefined && sameAuthor) author = memory?.author ?? remembered?.authors[0];
 
-  let intent = intentOf(asked, title !== undefined || author !== undefined, subjects.length, memory);
+  let intent = intentOf(asked, title !== undefined || author !== undefined, subjects.length, memory, terse);
   if (intent === 'off-topic' && followUp) intent = 'recommend';
   return {
     intent,
     ...(title === undefined ? {} : { title }),
     ...(author === undefined ? {} : { author }),
     subjects,
-    keywords: keywordsOf(question),
+    keywords: keywordsOf(unlimited),
     shorter,
     longer,
   };

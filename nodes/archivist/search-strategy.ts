@@ -7,7 +7,8 @@ const FIELDS: Readonly<Record<StrategyPlan['strategy'], readonly SearchField[] |
   title: ['title'],
   author: ['authors'],
   subject: ['subjects', 'description'],
-  fulltext: undefined,
+  // Authors are found by the author strategy: a word that named no author ("a swift read") must not match one.
+  fulltext: ['title', 'subjects', 'description'],
 };
 
 /** Most hits one strategy passes on to the ranker. */

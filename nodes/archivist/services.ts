@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.ts';
+import type { OriginFilter } from './origin.ts';
 import type {
   AnswerSource,
   Candidate,
@@ -14,6 +15,8 @@ import type {
 export interface ArchivistServices {
   readonly model: ChatModel;
   readonly catalog: Catalog;
+  /** The current year, for "the last twenty years"; the system date's when absent. */
+  readonly year?: () => number;
 }
 
 /** Limits and preferences the ranker applies after merging the strategies' hits. */
@@ -32,6 +35,20 @@ export interface SearchFilters {
   readonly subjects?: readonly string[];
   /** At most this many books by any one author, so that a recommendation offers a choice. */
   readonly perAuthor?: number;
+  /** Authors the reader does not want. */
+  readonly notAuthors?: readonly string[];
+  readonly minYear?: number;
+  readonly maxYear?: number;
+  /** Every book of an author or a series, in this order: the answer is the whole list, uncapped. */
+  readonly list?: readonly string[];
+  /** The language, country or audience asked for. */
+  readonly origin?: OriginFilter;
+  /** What the reader named that the catalog does not hold; the shortlist is the closest real matches. */
+  readonly missing?: { readonly name: string; readonly author: boolean };
+  /** The question's limits leave out some books of `list`: the answer is not all the catalog holds. */
+  readonly narrowed?: boolean;
+  /** The previous request asked again ("another one"): the next turn remembers that request, not this one. */
+  readonly again?: boolean;
 }
 
 /** The data of an item of the ask DAG, as the nodes write it step by step (all plain JSON). */
@@ -51,6 +68,10 @@ export interface AskData {
   source?: AnswerSource;
   /** What the next turn of a chat remembers of this one. */
   nextMemory?: Memory;
+  /** Ids of the books the answer presents, in order. */
+  presented?: string[];
+  /** True when the answer says the catalog does not hold what was asked. */
+  miss?: boolean;
 }
 
 /** The data of one scatter child: its strategy as `item`, and the hits it found as `result`. */

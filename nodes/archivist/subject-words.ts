@@ -68,7 +68,17 @@ export const SUBJECT_WORDS: Readonly<Record<string, string>> = {
   economy: 'economics',
   historical: 'historical fiction',
   plays: 'drama',
+  // "a play", not the verb ("books that play with time").
+  'a play': 'drama',
+  'the play': 'drama',
+  theatre: 'drama',
+  theater: 'drama',
   essay: 'essays',
   travelogue: 'travel',
   wartime: 'war',
+  ww2: 'war',
+  wwii: 'war',
+  ww1: 'war',
+  wwi: 'war',
+  'world war': 'war',
 };

@@ -1,3 +1,4 @@
+import { listAnswer } from './fact-answer.ts';
 import type { Book, Intent } from './types.ts';
 
 /** How a template answer reads: a model-like answer, or the plain salvage answer. */
@@ -28,7 +29,13 @@ function findExtras(first: Book, rest: readonly Book[]): string {
   const ownShown = shown.filter((b) => own.includes(b));
   const othersShown = shown.filter((b) => others.includes(b));
   const parts: string[] = [];
-  if (ownShown.length > 0) parts.push(` Also by ${author}: ${list(ownShown.map(citeTitle))}.`);
+  // An author's books read best in the order they came out (a series in its own order).
+  const ordered = [...ownShown].sort((a, b) =>
+    a.series !== undefined && a.series === b.series
+      ? (a.seriesNumber ?? 0) - (b.seriesNumber ?? 0)
+      : a.year - b.year,
+  );
+  if (ordered.length > 0) parts.push(` Also by ${author}: ${list(ordered.map(citeTitle))}.`);
   if (othersShown.length > 0) {
     parts.push(
       ` ${ownShown.length > 0 ? 'Related' : 'Also related'}: ${list(othersShown.map((b) => cite(b)))}.`,
@@ -71,6 +78,10 @@ export function templateAnswer(intent: Intent, books: readonly Book[], style: Te
       return `You could try ${cite(first, true)}: ${sentence(first.description)}${more.length ? ` You might also enjoy ${list(more)}.` : ''}`;
     }
     default:
+      if (books.length > 1) {
+        const whole = listAnswer(books);
+        if (whole !== undefined) return whole;
+      }
       return `The catalog has ${cite(first)}: ${sentence(first.description)}${findExtras(first, rest)}`;
   }
 }

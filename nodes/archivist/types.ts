@@ -12,6 +12,16 @@ export interface Book {
   readonly pages: number;
   readonly subjects: readonly string[];
   readonly description: string;
+  /** The series the book belongs to, when it is known ("Dune", "Discworld"). */
+  readonly series?: string;
+  /** The book's number in its series, when it is known. */
+  readonly seriesNumber?: number;
+  /** The language the book was written in, when it is known ("English", "Russian"). */
+  readonly language?: string;
+  /** The author's country, when it is known ("Nigeria", "United Kingdom"). */
+  readonly country?: string;
+  /** Who the book is for, when it is known: "young children", "children" or "young adult". */
+  readonly audience?: string;
 }
 
 /** One message of a chat-completions conversation. */
@@ -61,8 +71,14 @@ export interface Memory {
   readonly author?: string;
   /** The book the previous answer was mainly about. */
   readonly bookId?: string;
-  /** Ids of the previous shortlist, in rank order. */
+  /** Ids of the books the previous answer presented, in order. */
   readonly shortlist?: readonly string[];
+  /** The book the reader started from: the named book, or the one others were found like. */
+  readonly anchor?: string;
+  /** Ids of every book presented so far in the conversation, so "another one" does not repeat them. */
+  readonly shown?: readonly string[];
+  /** The question whose answer presented `shortlist`, for "another one". */
+  readonly question?: string;
 }
 
 /** One search strategy, as planned for the scatter: each becomes a child item. */

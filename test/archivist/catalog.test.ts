@@ -28,7 +28,23 @@ describe('archivist catalog.json', () => {
 
   it('has every field with the right type and no extra fields', () => {
     for (const book of books) {
-      expect(Object.keys(book).sort(), book.id).toEqual([...FIELDS].sort());
+      const optional = ['series', 'seriesNumber', 'language', 'country', 'audience'];
+      const keys = Object.keys(book).filter((k) => !optional.includes(k));
+      expect(keys.sort(), book.id).toEqual([...FIELDS].sort());
+      // A series is known with its number, or not at all.
+      const b = book as { series?: unknown; seriesNumber?: unknown };
+      expect(b.series === undefined, book.id).toBe(b.seriesNumber === undefined);
+      if (b.series !== undefined) {
+        expect(typeof b.series, book.id).toBe('string');
+        expect(Number.isInteger(b.seriesNumber) && (b.seriesNumber as number) > 0, book.id).toBe(true);
+      }
+      // Unknown facts are left out, never empty strings; an audience is one of three.
+      const facts = book as { language?: unknown; country?: unknown; audience?: unknown };
+      for (const value of [facts.language, facts.country, facts.audience]) {
+        if (value !== undefined) expect(typeof value === 'string' && value.trim() !== '', book.id).toBe(true);
+      }
+      if (facts.audience !== undefined)
+        expect(['young children', 'children', 'young adult'], book.id).toContain(facts.audience);
       expect(typeof book.id).toBe('string');
       expect(typeof book.title, book.id).toBe('string');
       expect(book.title.trim().length, book.id).toBeGreaterThan(0);

@@ -1,24 +1,62 @@
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { ARCHIVIST, shellCommand } from '../cli-entry.ts';
+import { answerLikeAModel, closeModelServers, serveModel } from './model-server.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SESSION = `archivist-chat-test-${process.pid}`;
+const dir = mkdtempSync(join(tmpdir(), 'archivist-chat-'));
+let sessions = 0;
+let current = SESSION;
 
 function tmux(...args: string[]): string {
   return execFileSync('tmux', args, { encoding: 'utf8' });
 }
 
 function screen(): string {
-  return tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', SESSION);
+  return tmux('capture-pane', '-p', '-J', '-S', '-200', '-t', current);
 }
 
-/** Polls the pane until `done` holds for its text; fails with the pane's text when it never does. */
-async function waitFor(done: (text: string) => boolean): Promise<string> {
+/**
+ * Starts `command` in a new tmux session of its own; the shell then prints the program's exit status, and the
+ * pane stays open so that it can be read.
+ */
+function start(command: string): void {
+  sessions += 1;
+  current = `${SESSION}-${sessions}`;
+  tmux(
+    'new-session',
+    '-d',
+    '-s',
+    current,
+    '-x',
+    '220',
+    '-y',
+    '50',
+    '-c',
+    ROOT,
+    `${command}; echo "[exit $?]"`,
+  );
+  tmux('set-option', '-t', current, 'remain-on-exit', 'on');
+}
+
+/** The exit status of the program in the pane once it has ended, undefined while it runs. */
+function exitStatus(text = screen()): number | undefined {
+  const status = /^\[exit (\d+)\]$/m.exec(text)?.[1];
+  return status === undefined ? undefined : Number(status);
+}
+
+/** Polls until `done` holds; fails with the pane's text when it never does. */
+async function waitFor<T>(done: (text: string) => T | undefined | false): Promise<T> {
   let text = '';
   for (let i = 0; i < 300; i++) {
     text = screen();
-    if (done(text)) return text;
+    const value = done(text);
+    if (value !== undefined && value !== false) return value;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`the chat never got there; the pane shows:\n${text}`);
@@ -26,45 +64,67 @@ async function waitFor(done: (text: string) => boolean): Promise<string> {
 
 const answers = (text: string) => text.split('\n').filter((l) => l.startsWith('archivist> '));
 
+afterEach(closeModelServers);
+afterAll(() => {
+  for (let i = 1; i <= sessions; i++) {
+    try {
+      tmux('kill-session', '-t', `${SESSION}-${i}`);
+    } catch {
+      // The session already ended.
+    }
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
 // tmux is installed by `npm run setup`; without it this suite fails rather than passing unseen.
 describe('archivist chat in a real terminal (tmux)', () => {
   it('has tmux to drive the terminal', () => {
     expect(() => execFileSync('tmux', ['-V']), 'tmux is missing: run npm run setup').not.toThrow();
   });
 
-  afterAll(() => {
-    try {
-      tmux('kill-session', '-t', SESSION);
-    } catch {
-      // The session already ended.
-    }
-  });
-
-  it('remembers the conversation: "something shorter by the same author"', async () => {
-    tmux(
-      'new-session',
-      '-d',
-      '-s',
-      SESSION,
-      '-x',
-      '220',
-      '-y',
-      '50',
-      '-c',
-      ROOT,
-      'node bin/archivist.js chat',
-    );
+  it('remembers the conversation: "something shorter by the same author"; "EXIT" ends it with 0', async () => {
+    start(`${shellCommand(ARCHIVIST)} chat --store '${join(dir, 'memory.db')}'`);
     await waitFor((t) => t.includes('you> '));
-    tmux('send-keys', '-t', SESSION, 'Nineteen Eighty-Four by George Orwell', 'Enter');
-    const first = await waitFor((t) => answers(t).length >= 1);
+    tmux('send-keys', '-t', current, 'Nineteen Eighty-Four by George Orwell', 'Enter');
+    const first = await waitFor((t) => answers(t).length >= 1 && t);
     expect(answers(first)[0]).toContain('"Nineteen Eighty-Four" by George Orwell (1949)');
-    tmux('send-keys', '-t', SESSION, 'something shorter by the same author', 'Enter');
-    const second = await waitFor((t) => answers(t).length >= 2);
+    tmux('send-keys', '-t', current, 'something shorter by the same author', 'Enter');
+    const second = await waitFor((t) => answers(t).length >= 2 && t);
     const reply = answers(second)[1] ?? '';
     expect(reply).toMatch(/^archivist> You could try "[^"]+" by George Orwell \(\d+, (\d+) pages\)/);
     const pages = Number(/, (\d+) pages\)/.exec(reply)?.[1]);
     expect(pages).toBeLessThan(330);
     expect(reply).not.toContain('Nineteen Eighty-Four');
-    tmux('send-keys', '-t', SESSION, 'exit', 'Enter');
+    tmux('send-keys', '-t', current, 'EXIT', 'Enter');
+    expect(await waitFor((t) => exitStatus(t) !== undefined && exitStatus(t))).toBe(0);
+  });
+
+  it('Ctrl-C during an answer cancels it and the next question is answered; Ctrl-C at an empty prompt ends with 0', async () => {
+    let requests = 0;
+    const { baseURL } = await serveModel((body, res) => {
+      requests += 1;
+      // The first request hangs until the client goes away: the answer is still being prepared.
+      if (requests > 1) answerLikeAModel(body, res);
+    });
+    const archivist = shellCommand([...ARCHIVIST, 'chat', '--llm', 'openai', '--base-url', baseURL]);
+    start(`env OPENAI_API_KEY=test-key ${archivist} --model local --store '${join(dir, 'cancel.db')}'`);
+    await waitFor((t) => t.includes('you> '));
+    tmux('send-keys', '-t', current, 'books by George Orwell', 'Enter');
+    for (let i = 0; i < 300 && requests === 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(requests).toBe(1);
+    tmux('send-keys', '-t', current, 'C-c');
+    await waitFor((t) => t.includes('archivist: answer cancelled'));
+    expect(exitStatus()).toBeUndefined();
+    tmux('send-keys', '-t', current, 'books by George Orwell', 'Enter');
+    const answered = await waitFor((t) => answers(t).length >= 1 && t);
+    expect(answers(answered)).toEqual([
+      expect.stringMatching(/^archivist> You will like "[^"]+" by George Orwell/),
+    ]);
+    // Text at the prompt is dropped by Ctrl-C; at an empty prompt Ctrl-C leaves.
+    tmux('send-keys', '-t', current, 'half a question', 'C-c');
+    await waitFor((t) => t.trimEnd().endsWith('you>'));
+    expect(exitStatus()).toBeUndefined();
+    tmux('send-keys', '-t', current, 'C-c');
+    expect(await waitFor((t) => exitStatus(t) !== undefined && exitStatus(t))).toBe(0);
   });
 });

@@ -38,7 +38,7 @@ export function context(
     now: () => 0,
     attempts: (budget) => options.attempts?.[budget] ?? 0,
     async step(key, fn) {
-      if (!journal.has(key)) journal.set(key, await fn());
+      if (!journal.has(key)) journal.set(key, await fn({ idempotencyKey: `test/1/${key}` }));
       return journal.get(key) as never;
     },
   };

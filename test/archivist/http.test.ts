@@ -1,59 +1,19 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RetryScheduledEvent, RunEvent } from '../../src/runtime/events.ts';
+import { answerLikeAModel, closeModelServers, type Handler, serveModel } from './model-server.ts';
 import { runMain } from './run-main.ts';
 
 let server: Server | undefined;
-afterEach(() => {
-  server?.closeAllConnections();
-  server?.close();
-  server = undefined;
-});
-
-type Handler = (body: { messages: { role: string; content: string }[] }, res: ServerResponse) => void;
+afterEach(closeModelServers);
 
 async function serve(handler: Handler): Promise<string> {
-  server = createServer((req: IncomingMessage, res) => {
-    let text = '';
-    req.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-    });
-    req.on('end', () => handler(JSON.parse(text || '{}'), res));
-  });
-  await new Promise<void>((resolve) => server?.listen(0, '127.0.0.1', resolve));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
-}
-
-function completion(res: ServerResponse, content: string): void {
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(
-    JSON.stringify({
-      id: 'chatcmpl-1',
-      object: 'chat.completion',
-      created: 0,
-      model: 'local',
-      choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content } }],
-    }),
-  );
-}
-
-/** A chat-completions server that answers like a model would: JSON for classification, prose for composition. */
-function answerLikeAModel(body: Parameters<Handler>[0], res: ServerResponse): void {
-  const system = body.messages[0]?.content ?? '';
-  const user = body.messages.at(-1)?.content ?? '';
-  if (system.startsWith('Task: classify')) {
-    completion(
-      res,
-      'Sure! {"intent": "find", "title": null, "author": "George Orwell", "subjects": [], "keywords": "orwell", "shorter": false, "longer": false}',
-    );
-    return;
-  }
-  const first = /^1\. "(.+?)" by (.+?) \(/m.exec(user);
-  completion(res, `You will like "${first?.[1]}" by ${first?.[2]}, a classic of the catalog.`);
+  const started = await serveModel(handler);
+  server = started.server;
+  return started.baseURL;
 }
 
 const NO_DEADLINES = { defaults: { jitter: 'none' as const } };
@@ -88,7 +48,8 @@ describe('archivist with an OpenAI-compatible endpoint on 127.0.0.1', () => {
       ],
       { env: { OPENAI_API_KEY: 'test-key' }, policy: NO_DEADLINES },
     );
-    expect(run.err).toBe('');
+    // The wait is told on standard error, where a terminal shows it.
+    expect(run.err).toBe('archivist: rate-limited by openai, retrying in 1 s\n');
     expect(run.code).toBe(0);
     const result = JSON.parse(run.out);
     expect(result).toMatchObject({ source: 'model', classifiedBy: 'model', model: 'openai:local' });

@@ -66,7 +66,7 @@ describe('archivist ask, offline, end to end', () => {
 });
 
 describe('archivist ask --flaky', () => {
-  it.each([1, 4, 8])(
+  it.each([4, 17, 20])(
     'seed %i: retries and a salvage in the trace, catalog titles only, same output twice',
     async (seed) => {
       const args = [

@@ -12,10 +12,10 @@ import { fixtureCatalog, services } from './helpers.ts';
 
 const signal = new AbortController().signal;
 
-async function faultsOf(seed: number, calls: number): Promise<string[]> {
+async function faultsOf(seed: number, calls: number, rate = 0.5): Promise<string[]> {
   const kinds: string[] = [];
   const model = createFlakyModel(services().model, {
-    rate: 0.5,
+    rate,
     random: seededRandom(seed),
     onFault: (kind: FaultKind) => kinds.push(kind),
   });
@@ -73,6 +73,41 @@ describe('flaky model', () => {
     expect([...kinds].sort()).toEqual(
       ['429', '503', 'aborted', 'empty', 'hang', 'invented', 'json', 'reset'].sort(),
     );
+  });
+
+  it('fails each call with the stated probability, the first call as often as any other', async () => {
+    const rate = 0.3;
+    // Every call of 2,000 (one seed): the share of faults is the rate.
+    const faults = (await faultsOf(11, 2000, rate)).filter((k) => k !== 'aborted').length;
+    expect(Math.abs(faults / 2000 - rate)).toBeLessThan(0.03);
+    // The first call of 1,000 runs (seeds 1–1000) and their second calls: no healthy start, no bursts.
+    let first = 0;
+    let second = 0;
+    for (let seed = 1; seed <= 1000; seed++) {
+      const calls: number[] = [];
+      const model = createFlakyModel(services().model, {
+        rate,
+        random: seededRandom(seed),
+        onFault: (_kind, call) => calls.push(call),
+      });
+      const controller = new AbortController();
+      for (let i = 0; i < 2; i++) {
+        const call = model.complete(classifyMessages('books by George Orwell', undefined), {
+          signal: controller.signal,
+        });
+        controller.abort(new Error('next'));
+        await call.catch(() => undefined);
+      }
+      if (calls.includes(1)) first += 1;
+      if (calls.includes(2)) second += 1;
+    }
+    expect(Math.abs(first / 1000 - rate)).toBeLessThan(0.05);
+    expect(Math.abs(second / 1000 - rate)).toBeLessThan(0.05);
+  });
+
+  it('rate 0 never fails, rate 1 always does', async () => {
+    expect((await faultsOf(5, 50, 0)).filter((k) => k !== 'aborted')).toEqual([]);
+    expect((await faultsOf(5, 50, 1)).filter((k) => k !== 'aborted')).toHaveLength(50);
   });
 
   it('fails with errors the engine classifies as retryable, with Retry-After', () => {

@@ -16,7 +16,7 @@ describe('archivist ask --render', () => {
       '--flaky',
       '0.5',
       '--seed',
-      '1',
+      '4',
       '--render',
       file,
       'recommend something like Dune',

@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import type { ArchivistEnv } from '../../examples/archivist/environment.ts';
@@ -7,6 +9,12 @@ import { normalise } from '../../nodes/archivist/catalog.ts';
 import type { Book } from '../../nodes/archivist/types.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 import { createVirtualClock, type VirtualClock } from '../../src/policy/virtual-clock.ts';
+
+/** The store in-process runs record into when a test names neither a folder nor an environment. */
+const TEST_STORE = join(tmpdir(), `switchyard-archivist-tests-${process.pid}.db`);
+process.once('exit', () => {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${TEST_STORE}${suffix}`, { force: true });
+});
 
 /** What one run of the program printed. */
 export interface MainRun {
@@ -31,7 +39,8 @@ export async function runMain(
     err: (text) => {
       err += text.endsWith('\n') ? text : `${text}\n`;
     },
-    env: options.env ?? {},
+    // Runs in the repository's folder record into a store of this test process, not the repository's.
+    env: options.env ?? (options.cwd === undefined ? { SWITCHYARD_STORE: TEST_STORE } : {}),
     clock,
     isTTY: false,
     cwd: options.cwd ?? process.cwd(),

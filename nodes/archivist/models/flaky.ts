@@ -7,7 +7,7 @@ export type FaultKind = (typeof FAULT_KINDS)[number];
 
 /** Options of the fault-injecting wrapper. */
 export interface FlakyOptions {
-  /** Probability in [0, 1] that a call fails. */
+  /** Probability in [0, 1] that each call fails. */
   readonly rate: number;
   /** A seeded source of uniform numbers: the same seed gives the same faults. */
   readonly random: () => number;
@@ -21,32 +21,16 @@ const INVENTED = [
   'The Cartographer of Salt" by Elena Varga',
 ];
 
-/** Mean length of a run of failing calls: providers fail in bursts (a rate-limit window, an outage). */
-const MEAN_BURST = 3;
-
 /**
- * The next state of a two-state (Gilbert) failure process whose long-run share of failing calls is `rate`:
- * a failing provider recovers with probability 1 / MEAN_BURST per call, a healthy one starts failing with
- * the probability that keeps the share at `rate`.
- */
-export function nextFailing(failing: boolean, roll: number, rate: number): boolean {
-  if (rate <= 0) return false;
-  if (rate >= 1) return true;
-  const recover = 1 / MEAN_BURST;
-  const start = Math.min(1, (rate * recover) / (1 - rate));
-  return failing ? roll >= recover : roll < start;
-}
-
-/**
- * Wraps a model so that a seeded share of its calls fail, in bursts as real providers do: HTTP 429 with `Retry-After: 1`, 503, a
- * connection reset, a call that hangs until its deadline aborts it, an empty answer, a JSON-shaped
- * answer, or an answer naming an invented book.
+ * Wraps a model so that each call fails with probability `rate`, independently of the calls before it (so
+ * the first call of a run fails as often as any other), the way real providers fail: HTTP 429 with
+ * `Retry-After: 1`, 503, a connection reset, a call that hangs until its deadline aborts it, an empty
+ * answer, a JSON-shaped answer, or an answer naming an invented book.
  * @example
  * const model = createFlakyModel(createOfflineModel(catalog), { rate: 0.5, random: seededRandom(1) });
  */
 export function createFlakyModel(inner: ChatModel, options: FlakyOptions): ChatModel {
   let calls = 0;
-  let failing = false;
   return {
     name: `${inner.name}+flaky(${options.rate})`,
     local: inner.local,
@@ -54,8 +38,7 @@ export function createFlakyModel(inner: ChatModel, options: FlakyOptions): ChatM
       calls += 1;
       const roll = options.random();
       const pick = options.random();
-      failing = nextFailing(failing, roll, options.rate);
-      if (!failing) return inner.complete(messages, callOptions);
+      if (roll >= options.rate) return inner.complete(messages, callOptions);
       const kind = FAULT_KINDS[Math.floor(pick * FAULT_KINDS.length)] ?? 'empty';
       options.onFault?.(kind, calls);
       switch (kind) {

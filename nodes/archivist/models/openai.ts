@@ -1,6 +1,7 @@
 import OpenAI from 'openai';
 import type { ChatModel } from '../types.ts';
 import { ProviderError } from './provider-error.ts';
+import { DEFAULT_MAX_TOKENS, wantsJson } from './request-shape.ts';
 
 /** Where and how to reach an OpenAI-compatible chat-completions endpoint. */
 export interface OpenAIModelOptions {
@@ -8,6 +9,8 @@ export interface OpenAIModelOptions {
   readonly baseURL: string;
   readonly apiKey: string;
   readonly model: string;
+  /** The cap on the tokens of one answer, sent as `max_tokens`; default {@link DEFAULT_MAX_TOKENS}. */
+  readonly maxTokens?: number;
 }
 
 function headersOf(headers: Headers | undefined): Record<string, string> {
@@ -47,7 +50,8 @@ function mapError(error: unknown, signal: AbortSignal): unknown {
 
 /**
  * A model behind any OpenAI-compatible chat-completions endpoint. The client's own retries are off:
- * retries are routes of the DAG, timed by its policy.
+ * retries are routes of the DAG, timed by its policy. Every request carries `max_tokens`; the
+ * classification, which is read as one JSON object, asks for `response_format: json_object`.
  * @example
  * const model = createOpenAIModel({ baseURL: 'http://127.0.0.1:8080/v1', apiKey, model: 'gpt-4o-mini' });
  */
@@ -59,7 +63,12 @@ export function createOpenAIModel(options: OpenAIModelOptions): ChatModel {
     async complete(messages, { signal }) {
       try {
         const response = await client.chat.completions.create(
-          { model: options.model, messages: messages.map((m) => ({ role: m.role, content: m.content })) },
+          {
+            model: options.model,
+            messages: messages.map((m) => ({ role: m.role, content: m.content })),
+            max_tokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
+            ...(wantsJson(messages) ? { response_format: { type: 'json_object' as const } } : {}),
+          },
           { signal },
         );
         return response.choices[0]?.message.content ?? '';
