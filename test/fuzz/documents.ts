@@ -16,6 +16,7 @@ import {
   Obj,
   parseTree,
   placementsOf,
+  Raw,
   routesOf,
   type Tree,
 } from './tree.ts';
@@ -47,12 +48,48 @@ export const SHIPPED: readonly Shipped[] = jsonLdFiles(DAGS).map((file) => {
   return { path: relative(DAGS, file), text, tree: parseTree(text) };
 });
 
+/**
+ * The IRI a `node` value names: a string, or a node reference `{"@id": …}` (JSON-LD reads both alike, as an
+ * object tree or as verbatim text a mutation put there); undefined for anything else.
+ */
+/** A string as the program reads it: written as a string, or as verbatim text that parses to one. */
+function stringOf(value: Tree | undefined): string | undefined {
+  if (typeof value === 'string') return value;
+  if (!(value instanceof Raw)) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(value.text);
+    return typeof parsed === 'string' ? parsed : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function nodeIri(value: Tree | undefined): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value instanceof Obj) {
+    const id = value.get('@id');
+    return typeof id === 'string' ? id : undefined;
+  }
+  if (value instanceof Raw) {
+    try {
+      const parsed: unknown = JSON.parse(value.text);
+      if (typeof parsed === 'string') return parsed;
+      const id = (parsed as { '@id'?: unknown } | null)?.['@id'];
+      return typeof id === 'string' ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
 /** Node IRIs and the outputs their placements route, over every document of a case (union per IRI). */
 export function nodeSpecsOf(trees: readonly Tree[]): FuzzNodeSpec[] {
   const outputs = new Map<string, Set<string>>();
   const retry = new Map<string, Set<string>>();
-  const add = (iri: unknown, names: readonly string[], retried: readonly string[] = []) => {
-    if (typeof iri !== 'string') return;
+  const add = (value: Tree | undefined, names: readonly string[], retried: readonly string[] = []) => {
+    const iri = nodeIri(value);
+    if (iri === undefined) return;
     const set = outputs.get(iri) ?? new Set<string>();
     for (const n of names) set.add(n);
     outputs.set(iri, set);
@@ -62,17 +99,17 @@ export function nodeSpecsOf(trees: readonly Tree[]): FuzzNodeSpec[] {
   };
   for (const tree of trees) {
     for (const p of placementsOf(tree)) {
-      const kind = p.get('kind');
+      const kind = stringOf(p.get('kind'));
       const routed = routesOf(p)
-        .map((r) => r.get('output'))
-        .filter((o): o is string => typeof o === 'string');
+        .map((r) => stringOf(r.get('output')))
+        .filter((o): o is string => o !== undefined);
       if (kind === 'scatter') add(p.get('node'), ['ok', 'failed']);
       else if (kind === 'phase') add(p.get('node'), ['done']);
       else {
         const retried = routesOf(p)
-          .filter((r) => r.get('kind') === 'retry')
-          .map((r) => r.get('output'))
-          .filter((o): o is string => typeof o === 'string');
+          .filter((r) => stringOf(r.get('kind')) === 'retry')
+          .map((r) => stringOf(r.get('output')))
+          .filter((o): o is string => o !== undefined);
         add(p.get('node'), routed, retried);
       }
     }

@@ -56,7 +56,7 @@ export async function checkRun(
   if (run.code !== 0 && run.code !== 1) return violations;
   if (run.out.trim() === '') {
     // A refusal of the policy or the input is theirs; one of the document contradicts `validate`.
-    if (/not a valid DAG|\bE_(?!POLICY\b|INPUT\b)[A-Z_]+/.test(run.err)) {
+    if (/not a valid DAG|\bE_(?!(?:POLICY|INPUT)(?:_[A-Z_]+)?\b)[A-Z_]+/.test(run.err)) {
       add(
         'inconsistent',
         `run refused a document validate accepts: ${run.err.split('\n')[0]?.slice(0, 200)}`,

@@ -7,10 +7,9 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SWITCHYARD } from '../cli-entry.ts';
 import { EXIT_CODES, type FuzzCase, type Violation, writeCase } from './commands.ts';
 
-const BIN = fileURLToPath(new URL('../../bin/switchyard.js', import.meta.url));
 const STACK = /^\s+at |RangeError|TypeError|ReferenceError|Maximum call stack|node:internal/m;
 const CODE = /\b[EW]_[A-Z][A-Z0-9_]*\b/;
 
@@ -24,7 +23,7 @@ interface ChildResult {
 
 function runChild(args: readonly string[], cwd: string, limitMs: number): Promise<ChildResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
+    const child = spawn(process.execPath, [...SWITCHYARD, ...args], {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       timeout: limitMs,

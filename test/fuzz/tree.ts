@@ -11,9 +11,9 @@ export const INVALID_BYTES = '\uE000';
 export class Obj {
   constructor(public entries: [string, Tree][]) {}
 
-  /** The value of the first entry named `key`. */
+  /** The value of the last entry named `key`: the one `JSON.parse`, and so the loader, keeps. */
   get(key: string): Tree | undefined {
-    return this.entries.find(([k]) => k === key)?.[1];
+    return this.entries.findLast(([k]) => k === key)?.[1];
   }
 
   /** Replaces the value of every entry named `key`, or appends one. */
