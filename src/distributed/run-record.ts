@@ -1,9 +1,9 @@
 import type { Dag } from '../document/model.ts';
 import type { Clock, RuntimePolicy } from '../policy/types.ts';
-import { beginDurable } from '../runtime/durable-run.ts';
+import { newRunRecord } from '../runtime/durable-run.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import { ownValue } from '../runtime/record.ts';
-import type { ItemCheckpoint, ItemEnding, ItemWait, RunStore } from '../store/types.ts';
+import type { ItemCheckpoint, ItemEnding, ItemWait, RunStore, StoreWrite } from '../store/types.ts';
 import type { EndingReport } from './report.ts';
 import type { Ended } from './result.ts';
 
@@ -21,8 +21,8 @@ export interface DistributedRecord {
 
 /**
  * Records a distributed run in a run store as a local durable run is recorded: the run (documents, policy,
- * input, options), `running`, with each input item active at the entrypoint. No process holds its lease: the workers write each job's events and each
- * input item's ending (see `ledger.ts`), and the worker that ends the last item writes the status, so
+ * input, options), `running`, with each input item active at the entrypoint, in one transaction. No process
+ * holds a lease on it: the workers write each job's events and each input item's ending (see `ledger.ts`), and the worker that ends the last item writes the status, so
  * `switchyard runs` lists it and `runs show` and `runs events` read it from any machine.
  */
 export async function recordRun(record: DistributedRecord, clock: Clock): Promise<void> {
@@ -32,9 +32,8 @@ export async function recordRun(record: DistributedRecord, clock: Clock): Promis
     files: {},
     ...(record.deadlineMs === undefined ? {} : { deadlineMs: record.deadlineMs }),
   };
-  const durable = await beginDurable(
+  const run = await newRunRecord(
     {
-      store: record.store,
       runId: record.runId,
       dag: record.dag,
       documents: record.documents,
@@ -45,24 +44,25 @@ export async function recordRun(record: DistributedRecord, clock: Clock): Promis
     clock,
   );
   // Each input item's first checkpoint, at the entrypoint: `runs show` lists the items in input order, and
-  // those not ended yet as they started.
+  // those not ended yet as they started. One transaction with the run, before any job is queued.
   const at = clock.wallNow();
   const position = { dag: record.dag.id, placement: record.entrypoint, visit: 1, frames: [] };
-  await record.store.commit(
-    record.states.map((state) => ({
-      kind: 'checkpoint',
-      checkpoint: {
-        runId: record.runId,
-        itemId: state.id,
-        status: 'active',
-        state: state as unknown as ItemCheckpoint['state'],
-        position,
-        updatedAt: at,
-      },
-    })),
-  );
-  // The record goes in with a lease (as every new run's does); `running` again, it is given up at once.
-  await durable.finish('running');
+  await record.store.commit([
+    { kind: 'run', run },
+    ...record.states.map(
+      (state): StoreWrite => ({
+        kind: 'checkpoint',
+        checkpoint: {
+          runId: record.runId,
+          itemId: state.id,
+          status: 'active',
+          state: state as unknown as ItemCheckpoint['state'],
+          position,
+          updatedAt: at,
+        },
+      }),
+    ),
+  ]);
 }
 
 /** An input item's ending as a run store records it, with its error's classification for a failure. */

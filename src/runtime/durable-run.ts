@@ -183,13 +183,11 @@ export interface NewRun {
   readonly options: RecordedOptions;
 }
 
-/**
- * Records a new run (its documents with their hashes, the policy, the input and options) and takes its
- * lease, in one transaction that is durable before any item moves.
- */
-export async function beginDurable(run: NewRun, clock: Clock): Promise<DurableRun> {
+/** The record of a new run, `running`: its documents with their hashes, the policy, the input and options. */
+export async function newRunRecord(run: Omit<NewRun, 'store'>, clock: Clock): Promise<RunRecord> {
   const files = run.options.files;
-  const record: RunRecord = {
+  const now = clock.wallNow();
+  return {
     id: run.runId,
     dag: await documentRecord(run.dag, files),
     documents: await Promise.all(run.documents.map((dag) => documentRecord(dag, files))),
@@ -197,11 +195,19 @@ export async function beginDurable(run: NewRun, clock: Clock): Promise<DurableRu
     input: run.input,
     options: run.options,
     status: 'running',
-    createdAt: clock.wallNow(),
-    updatedAt: clock.wallNow(),
+    createdAt: now,
+    updatedAt: now,
     formatVersion: RUN_FORMAT_VERSION,
     engineVersion: VERSION,
   };
+}
+
+/**
+ * Records a new run (see {@link newRunRecord}) and takes its lease, in one transaction that is durable
+ * before any item moves: before any node's code runs, so that whatever a node does belongs to a recorded run.
+ */
+export async function beginDurable(run: NewRun, clock: Clock): Promise<DurableRun> {
+  const record = await newRunRecord(run, clock);
   // A new run has no other holder: its lease goes in with its record.
   const now = clock.wallNow();
   const lease: Lease = {

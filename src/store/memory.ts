@@ -16,7 +16,7 @@ import {
   pageSize,
   statusFilter,
 } from './query.ts';
-import { closed, conflict, leaseLost, unknownRun } from './store-errors.ts';
+import { closed, leaseLost, runTaken, unknownRun } from './store-errors.ts';
 import type {
   EventPageWrite,
   EventQuery,
@@ -254,8 +254,7 @@ class MemoryRunStore implements RunStore {
   }
 
   private addRun(run: RunRecord): Undo {
-    if (this.runs.has(run.id))
-      throw conflict(`a run with id '${run.id}' is already stored; give each run a new id`);
+    if (this.runs.has(run.id)) throw runTaken(run.id);
     const copy = fromJsonText<RunRecord>(toJsonText(run, `run '${run.id}'`));
     this.runs.set(run.id, {
       run: copy,

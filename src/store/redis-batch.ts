@@ -11,7 +11,7 @@ import { toJsonText } from './json.ts';
 import { checkTakeover } from './lease.ts';
 import { journalField, parseSpan, type RedisKeys, spanMember } from './redis-keys.ts';
 import { pageBody } from './sqlite-rows.ts';
-import { conflict, leaseLost, unknownRun } from './store-errors.ts';
+import { leaseLost, runTaken, unknownRun } from './store-errors.ts';
 import type { EventRecord, Lease, RunRecord, StoreWrite } from './types.ts';
 
 /** A Redis command as its name and arguments. */
@@ -130,8 +130,7 @@ function plan(write: StoreWrite, view: RunView, answer: unknown, keys: RedisKeys
   switch (write.kind) {
     case 'run': {
       const { run } = write;
-      if (view.record !== undefined)
-        throw conflict(`a run with id '${run.id}' is already stored; give each run a new id`);
+      if (view.record !== undefined) throw runTaken(run.id);
       const text = toJsonText(run, `run '${run.id}'`);
       view.record = JSON.parse(text) as RunRecord;
       out.push(

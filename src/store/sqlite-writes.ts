@@ -4,7 +4,7 @@ import { toJsonText } from './json.ts';
 import { checkTakeover } from './lease.ts';
 import { type LeaseRow, leaseFromRow, pageText, runValues } from './sqlite-rows.ts';
 import type { Statements } from './sqlite-statements.ts';
-import { conflict, leaseLost, unknownRun } from './store-errors.ts';
+import { leaseLost, runTaken, unknownRun } from './store-errors.ts';
 import type { EventPageWrite, EventRecord, Lease, StoreWrite } from './types.ts';
 
 /**
@@ -19,8 +19,7 @@ export function applyWrite(sql: Statements, write: StoreWrite): void {
       try {
         sql.insertRun.run(...runValues(run));
       } catch (error) {
-        if (isDuplicate(error))
-          throw conflict(`a run with id '${run.id}' is already stored; give each run a new id`);
+        if (isDuplicate(error)) throw runTaken(run.id);
         throw error;
       }
       return;

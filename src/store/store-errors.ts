@@ -18,6 +18,11 @@ export function conflict(message: string): SwitchyardError {
   return new SwitchyardError('E_STORE_CONFLICT', message);
 }
 
+/** A new run's id is one the store already holds. */
+export function runTaken(runId: string): SwitchyardError {
+  return conflict(`a run with id '${runId}' is already stored; give each run a new id`);
+}
+
 /** Someone else holds the run's lease and it has not expired. */
 export function leaseHeld(held: Lease): SwitchyardError {
   return new SwitchyardError(
