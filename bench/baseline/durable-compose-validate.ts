@@ -8,8 +8,12 @@
 import Database from 'better-sqlite3';
 import type { Draft } from './compose-validate.ts';
 
-/** When the ledger commits: after every transition, or once per run (every transition of a run in one). */
-export type CommitEvery = 'transition' | 'run';
+/**
+ * When the ledger commits: after every transition; once per run (every transition of a run in one); or
+ * twice per run, the run's row alone before its first node and every transition with its end in a second,
+ * as a run that is recorded before any of its nodes runs must.
+ */
+export type CommitEvery = 'transition' | 'run' | 'start-and-end';
 
 /** A hand-made checkpoint table on an SQLite file. */
 export interface Ledger {
@@ -44,8 +48,8 @@ export function openLedger(file: string, every: CommitEvery): Ledger {
      ON CONFLICT (run_id, item_id) DO UPDATE SET status = excluded.status, record = excluded.record`,
   );
 
-  const loop = (runId: string, data: Draft, budget: number): number => {
-    insertRun.run(runId, 'running');
+  const loop = (runId: string, data: Draft, budget: number, recorded = false): number => {
+    if (!recorded) insertRun.run(runId, 'running');
     const trail: Step[] = [];
     const visits: Record<string, number> = {};
     let spent = 0;
@@ -87,8 +91,17 @@ export function openLedger(file: string, every: CommitEvery): Ledger {
     return executions;
   };
   const inOne = db.transaction(loop);
+  const record = db.transaction((runId: string) => insertRun.run(runId, 'running'));
   return {
-    run: every === 'run' ? (runId, data, budget) => inOne(runId, data, budget) : loop,
+    run:
+      every === 'run'
+        ? (runId, data, budget) => inOne(runId, data, budget)
+        : every === 'start-and-end'
+          ? (runId, data, budget) => {
+              record(runId);
+              return inOne(runId, data, budget, true);
+            }
+          : loop,
     close: () => db.close(),
   };
 }
