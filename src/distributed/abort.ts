@@ -3,12 +3,14 @@
  * ledger, which every worker reads (a job of the run then ends its item as aborted instead of running
  * nodes); the run's jobs that wait in the queue (retry waits as delayed jobs, and jobs no worker took yet)
  * are taken off it and their items accounted for as aborted, so that no wait keeps the run open. The run
- * ends `aborted` once its last item ended; the items that were already running end as they end.
+ * ends `aborted` once its last item ended; the items that were already running end as they end. Items
+ * left with no job at all (their submitter died before queueing them) are ended where they were recorded.
  */
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { SwitchyardError } from '../errors.ts';
 import type { Clock } from '../policy/types.ts';
+import type { ItemState } from '../runtime/item-state.ts';
 import type { WaitingFor } from '../runtime/run.ts';
 import { emptyTally } from '../runtime/run-scope.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
@@ -41,7 +43,7 @@ export interface AbortTarget {
 export interface AbortOutcome {
   /** The run's status when the abort returned: `aborted` (or what its items made it), or `running` still. */
   readonly status: RunStatus;
-  /** Items taken off the queue and ended as aborted. */
+  /** Items taken off the queue, or found with no job, and ended as aborted. */
   readonly removed: number;
 }
 
@@ -79,12 +81,58 @@ export async function abortRun(
   const dag = ledger?.dag ?? run.dag.iri;
   const started = clock.now();
   let removed = 0;
+  let jobless = 0;
   for (;;) {
     removed += await sweep(wiring, runId, dag, clock);
     const status = (await store.getRun(runId))?.status ?? 'running';
     if (status !== 'running' || clock.now() - started >= waitMs) return { status, removed };
+    // No job of the run anywhere on the queue, twice in a row, while it is still open: its items lost their
+    // jobs (a submitter that died between recording the run and queueing its jobs), and no worker will
+    // ever end them. They end here as aborted.
+    jobless = (await hasJobs(target.queue, runId)) ? 0 : jobless + 1;
+    if (jobless >= 2) removed += await endStranded(wiring, store, runId, dag, clock);
     await clock.sleep(SWEEP_MS);
   }
+}
+
+/** True when the queue holds a job of run `runId` that a worker holds or may still take. */
+async function hasJobs(queue: Queue, runId: string): Promise<boolean> {
+  const states = ['active', 'waiting', 'delayed', 'prioritized', 'waiting-children', 'paused'] as const;
+  const jobs = await queue.getJobs([...states], 0, -1, true);
+  return jobs.some((job) => (job.data as Partial<ItemJob> | undefined)?.runId === runId);
+}
+
+/**
+ * Ends as aborted, where their checkpoints left them, the run's input items that have not ended. Only for
+ * a run with no job left: an item that a job ends after all is counted once, by whichever report comes first.
+ */
+async function endStranded(
+  wiring: Wiring,
+  store: RunStore,
+  runId: string,
+  dag: string,
+  clock: Clock,
+): Promise<number> {
+  const ended = new Set(await wiring.redis.smembers(wiring.keys.ended));
+  let count = 0;
+  for (const checkpoint of await store.listCheckpoints(runId)) {
+    // Input items only: a scatter or embed child's id holds its parent's, joined by '.' or '/'.
+    if (checkpoint.status === 'ended' || ended.has(checkpoint.itemId) || /[./]/u.test(checkpoint.itemId))
+      continue;
+    const state = checkpoint.state as unknown as ItemState;
+    const ending = {
+      kind: 'stopped',
+      placement: checkpoint.position.placement,
+      waitingFor: 'queue',
+    } as const;
+    await deliver(wiring, runId, checkpoint.position.dag ?? dag, clock, {
+      events: [],
+      tally: emptyTally(),
+      end: { ending, state },
+    });
+    count++;
+  }
+  return count;
 }
 
 /** The error for an abort of a run that ended. */

@@ -5,9 +5,11 @@
  * ends `aborted` with every input item accounted for. Aborting an ended run or an unknown one is refused.
  * Every key is removed.
  */
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
-import { startWorker } from '../../src/distributed/worker.ts';
+import { DEFAULT_QUEUE, startWorker } from '../../src/distributed/worker.ts';
 import { dag as build } from '../../src/document/builder.ts';
 import { libraryOf } from '../../src/document/load.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
@@ -89,7 +91,7 @@ async function setup(withWorker: boolean) {
     await worker?.close();
     await store.close();
   };
-  return { store, dispatcher, other, close };
+  return { store, dispatcher, other, close, prefix };
 }
 
 describe('aborting a distributed run', () => {
@@ -173,6 +175,32 @@ describe('aborting a distributed run', () => {
       ]);
       expect((await store.getRun(runId))?.status).toBe('aborted');
     } finally {
+      await close();
+    }
+  });
+
+  it('ends the items of a run whose jobs never reached the queue, once no job of it is left', {
+    timeout: 30_000,
+  }, async () => {
+    const { store, other, close, prefix } = await setup(false);
+    const connection = new Redis(TEST_REDIS);
+    const queue = new Queue(DEFAULT_QUEUE, { connection, prefix });
+    try {
+      const runId = await other.submit(waiting, {}, { items: [{ name: 'a' }, { name: 'b' }] });
+      // As if its submitter died after recording it and before queueing its jobs: the run is open, no job.
+      for (const job of await queue.getJobs(['waiting'], 0, -1, true)) await job.remove();
+      expect((await store.getRun(runId))?.status).toBe('running');
+      expect(await other.abort(runId, { waitMs: 10_000 })).toEqual({ status: 'aborted', removed: 2 });
+      const ended = await store.listCheckpoints(runId, 'ended');
+      expect(ended.map((c) => [c.itemId, c.ending])).toEqual([
+        ['1', { kind: 'aborted', reason: 'queue' }],
+        ['2', { kind: 'aborted', reason: 'queue' }],
+      ]);
+      const end = (await store.readEvents(runId)).at(-1)?.body;
+      expect(end).toMatchObject({ type: 'run.end', status: 'aborted' });
+    } finally {
+      await queue.close();
+      connection.disconnect();
       await close();
     }
   });
