@@ -1,4 +1,4 @@
 #!/usr/bin/env node
 import { runCli } from './run-cli.js';
 
-await runCli('../dist/src/cli/main.js');
+await runCli('../dist/programs/switchyard.js');

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { GatherPlacement } from '../document/model.ts';
-import { SwitchyardError } from '../errors.ts';
+import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { systemClock } from '../policy/clock.ts';
 import { seededRandom } from '../policy/random.ts';
@@ -333,7 +333,7 @@ function fansOut(at: CompiledPlacement): boolean {
  * {@link SwitchyardError} as it is (a hostile pointer's `E_INPUT`), anything else as an engine failure.
  */
 function engineFailure(error: unknown, placement: string): ClassifiedError {
-  if (error instanceof SwitchyardError) return engineError(error.code, error.message);
+  if (isSwitchyardError(error)) return engineError(error.code, error.message);
   const reason = error instanceof Error ? error.message : String(error);
   const message = `the engine failed at placement '${placement}': ${reason}; report this with the DAG and input that caused it`;
   return engineError('E_ENGINE', message);

@@ -4,7 +4,7 @@
  * with back-off by itself, and calls made meanwhile wait for it.
  */
 import type { Redis, RedisOptions } from 'ioredis';
-import { SwitchyardError } from '../errors.ts';
+import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 
 /** How the Redis store connects and where it keeps its keys. */
 export interface RedisStoreOptions {
@@ -82,7 +82,7 @@ export async function connectRedis(target: string | Redis, options: RedisStoreOp
 
 /** A failure of a call to Redis as the store reports it: store errors as they are, the rest `E_STORE_UNREACHABLE`. */
 export function redisFailure(error: unknown, location: string): unknown {
-  if (error instanceof SwitchyardError) return error;
+  if (isSwitchyardError(error)) return error;
   return new SwitchyardError(
     'E_STORE_UNREACHABLE',
     `Redis at ${location} failed: ${(error as Error).message}; check that it runs and answers`,

@@ -125,6 +125,8 @@ describe('the packed package', () => {
         'dist/dags/archivist/ask.jsonld',
         'dist/examples/archivist/main.js',
         'dist/examples/archivist/catalog.json',
+        'dist/programs/switchyard.js',
+        'dist/programs/archivist.js',
       ]),
     );
     const outside = paths.filter(
