@@ -4,15 +4,14 @@ import type { Dag, DagLibrary } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledDag } from '../graph/compile.ts';
 import { systemClock } from '../policy/clock.ts';
-import { defaultPolicy } from '../policy/defaults.ts';
-import { isResolvedPolicy, resolvePolicy } from '../policy/resolve.ts';
+import { resolvePolicy } from '../policy/resolve.ts';
 import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
 import { Admissions, reachableDags } from '../runtime/admit.ts';
 import { copyJson } from '../runtime/copy.ts';
 import type { RunOptions } from '../runtime/dispatcher.ts';
 import { EventStream } from '../runtime/event-stream.ts';
 import { createItemState } from '../runtime/item-state.ts';
-import type { NodeDefinition, NodeRegistry } from '../runtime/node.ts';
+import { type NodeDefinition, type NodeRegistry, registryOf } from '../runtime/node.ts';
 import { isCompiled } from '../runtime/prepare.ts';
 import { Run } from '../runtime/run.ts';
 import { openRedisStore, RedisRunStore } from '../store/redis.ts';
@@ -27,7 +26,7 @@ import { openLedger } from './ledger.ts';
 import { closeRun } from './run-close.ts';
 import { recordRun } from './run-record.ts';
 import { specOf } from './run-spec.ts';
-import { DEFAULT_PREFIX, DEFAULT_QUEUE, registryOf } from './worker.ts';
+import { DEFAULT_PREFIX, DEFAULT_QUEUE } from './worker.ts';
 import { WorkerAdmissions } from './worker-admissions.ts';
 
 /** Options of {@link createDistributedDispatcher}. */
@@ -114,12 +113,7 @@ export interface DistributedDispatcher {
 export async function createDistributedDispatcher(
   options: DistributedDispatcherOptions,
 ): Promise<DistributedDispatcher> {
-  const policy =
-    options.policy === undefined
-      ? defaultPolicy
-      : isResolvedPolicy(options.policy)
-        ? options.policy
-        : resolvePolicy(options.policy);
+  const policy = resolvePolicy(options.policy);
   const admissions =
     options.nodes === undefined
       ? new WorkerAdmissions(registryOf([]), options.library ?? { get: () => undefined }, policy)

@@ -1,7 +1,7 @@
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { systemClock } from '../policy/clock.ts';
-import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
+import { type NodeDefinition, type NodeRegistry, registryOf } from '../runtime/node.ts';
 import { connectRedis } from '../store/redis-connect.ts';
 import type { RunStore } from '../store/types.ts';
 import { defaultHandBack, type HandBackOptions, OnceLog } from './hand-back.ts';
@@ -117,13 +117,6 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       await redis.quit().catch(() => undefined);
     },
   };
-}
-
-/** The nodes as a registry. */
-export function registryOf(nodes: WorkerOptions['nodes']): NodeRegistry {
-  return 'get' in nodes && typeof nodes.get === 'function'
-    ? (nodes as NodeRegistry)
-    : createRegistry(nodes as readonly NodeDefinition<string, never>[]);
 }
 
 /**

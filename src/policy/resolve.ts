@@ -86,7 +86,8 @@ export function policyErrorMessage(problems: readonly Problem[], what = 'the run
  * const policy = resolvePolicy({ defaults: { backoff: { baseMs: 5 } }, run: { deadlineMs: 60_000 } });
  * policy.defaults.backoff; // { strategy: 'exponential', baseMs: 5, factor: 2, capMs: 30000 }
  */
-export function resolvePolicy(input: PolicyInput = {}): RuntimePolicy {
+export function resolvePolicy(input?: PolicyInput | RuntimePolicy): RuntimePolicy {
+  if (input === undefined) return defaultPolicy;
   if (isResolvedPolicy(input)) return input;
   const problems = validatePolicyInput(input);
   if (problems.length > 0) {

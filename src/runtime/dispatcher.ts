@@ -6,7 +6,7 @@ import type { CompiledDag } from '../graph/compile.ts';
 import { systemClock, withWallTime } from '../policy/clock.ts';
 import { defaultPolicy } from '../policy/defaults.ts';
 import { seededRandom } from '../policy/random.ts';
-import { isResolvedPolicy, resolvePolicy } from '../policy/resolve.ts';
+import { resolvePolicy } from '../policy/resolve.ts';
 import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.ts';
 import type { RunRecord, RunStore } from '../store/types.ts';
 import { Admissions, reachableDags } from './admit.ts';
@@ -16,7 +16,7 @@ import { EventStream } from './event-stream.ts';
 import type { RunEvent } from './events.ts';
 import { executeRun } from './execute-run.ts';
 import { createItemState, type ItemState, restoreItemState } from './item-state.ts';
-import { createRegistry, type NodeDefinition, type NodeRegistry } from './node.ts';
+import { type NodeDefinition, type NodeRegistry, registryOf } from './node.ts';
 import { isCompiled } from './prepare.ts';
 import { Recorder } from './recorder.ts';
 import { readRecordedRun, recordedItems } from './resume-run.ts';
@@ -135,16 +135,8 @@ export interface Dispatcher {
  * result.items[0]?.terminal; // 'done'
  */
 export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Dispatcher {
-  const registry: NodeRegistry =
-    'get' in options.nodes && typeof options.nodes.get === 'function'
-      ? (options.nodes as NodeRegistry)
-      : createRegistry(options.nodes as readonly NodeDefinition<string, never>[]);
-  const policy =
-    options.policy === undefined
-      ? defaultPolicy
-      : isResolvedPolicy(options.policy)
-        ? options.policy
-        : resolvePolicy(options.policy);
+  const registry = registryOf(options.nodes);
+  const policy = resolvePolicy(options.policy);
   const clock = withWallTime(options.clock ?? systemClock);
   const random = options.random ?? seededRandom(randomInt(0, 2 ** 32));
   const environment = (library: DagLibrary | undefined): RunEnvironment => {

@@ -110,6 +110,13 @@ export interface NodeRegistry {
   ids(): readonly string[];
 }
 
+/** `nodes` as a registry: a registry as it is, a list of definitions registered (see {@link createRegistry}). */
+export function registryOf(nodes: NodeRegistry | readonly NodeDefinition<string, never>[]): NodeRegistry {
+  return 'get' in nodes && typeof nodes.get === 'function'
+    ? (nodes as NodeRegistry)
+    : createRegistry(nodes as readonly NodeDefinition<string, never>[]);
+}
+
 /** Builds a registry; a duplicate IRI is an error. */
 export function createRegistry(nodes: Iterable<NodeDefinition<string, never>>): NodeRegistry {
   const byId = new Map<string, NodeDefinition>();
