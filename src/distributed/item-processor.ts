@@ -183,7 +183,7 @@ export class ItemProcessor {
             moved = fanned;
           } else {
             // A placement with a concurrency limit runs only in one of its slots, across every worker.
-            const slot = slotOf(prep, at, wiring.keys, state);
+            const slot = slotOf(scope.known.spec.policy, prep, at, wiring.keys, state);
             if (slot !== undefined && !(await takeSlot(this.redis, slot))) {
               const delay = queueDelay(tries + 1);
               const spawn = later(wiring, scope.runId, where, at, state, carry, delay, undefined, tries + 1);

@@ -3,7 +3,7 @@ import { libraryOf, loadDagText } from '../document/load.ts';
 import type { Dag } from '../document/model.ts';
 import { toDocument } from '../document/serialise.ts';
 import { SwitchyardError } from '../errors.ts';
-import { resolvePolicy } from '../policy/resolve.ts';
+import { resolvePolicy, writesDefaultConcurrency } from '../policy/resolve.ts';
 import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
 import { JOB_FORMAT } from './job-data.ts';
 
@@ -35,10 +35,20 @@ export function specOf(
     v: JOB_FORMAT,
     dag: toDocument(dag),
     library: library.map((doc) => toDocument(doc)),
-    policy: JSON.parse(JSON.stringify(policy)),
+    policy: policyJson(policy),
     deadlineAt: deadlineAt ?? null,
     items,
   };
+}
+
+/**
+ * The resolved policy as JSON, without `defaults.concurrency` when it is the built-in default: a worker
+ * resolving it again then knows which concurrency limits were written (see `slots.ts`).
+ */
+function policyJson(policy: RuntimePolicy): unknown {
+  const json = JSON.parse(JSON.stringify(policy)) as { defaults: Record<string, unknown> };
+  if (!writesDefaultConcurrency(policy)) delete json.defaults.concurrency;
+  return json;
 }
 
 /** A run spec read back by a worker: the models and the policy, ready to admit. */

@@ -1,12 +1,17 @@
 /**
- * A task placement's concurrency across workers. The policy's `concurrency` bounds the items of one run
- * executing a placement at once, whichever worker carries them: each execution holds a slot, a member of a
- * sorted set per run and placement scored by the time (Redis's clock) its lease ends. A slot is given back
- * when the execution ends; the slot of a worker that died frees itself when its lease ends. An item that
- * finds every slot taken waits on the queue as a delayed job and tries again.
+ * A task placement's concurrency across workers. A `concurrency` the policy writes bounds the items of one
+ * run executing a placement at once, whichever worker carries them: each execution holds a slot, a member
+ * of a sorted set per run and placement scored by the time (Redis's clock) its lease ends. A slot is given
+ * back when the execution ends; the slot of a worker that died frees itself when its lease ends. An item
+ * that finds every slot taken waits on the queue as a delayed job and tries again.
+ *
+ * The built-in default (16) bounds one process; a distributed run leaves it to each worker's own
+ * `concurrency`, so that adding workers adds capacity unless the policy asks for a limit.
  */
 import type { Redis } from 'ioredis';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import { writtenConcurrency } from '../policy/resolve.ts';
+import type { RuntimePolicy } from '../policy/types.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import { ownValue } from '../runtime/record.ts';
@@ -47,20 +52,20 @@ export interface Slot {
 }
 
 /**
- * The slot an execution of task placement `at` by `state` needs, or undefined when the placement's
- * concurrency is unbounded (or a batch node's `maxBatch` bounds it instead, as in one process).
+ * The slot an execution of task placement `at` by `state` needs, or undefined when the policy writes no
+ * concurrency for the placement (or a batch node's `maxBatch` bounds it instead, as in one process).
  */
 export function slotOf(
+  policy: RuntimePolicy,
   prep: Prepared,
   at: CompiledPlacement,
   keys: RunKeys,
   state: ItemState,
 ): Slot | undefined {
   if (at.placement.kind !== 'task' || prep.nodes[at.index]?.batch !== undefined) return undefined;
-  const timing = prep.timings[at.index];
-  const limit = timing?.concurrency;
+  const limit = limitsOf(policy, prep)[at.index];
   if (limit === undefined || !Number.isFinite(limit)) return undefined;
-  const deadline = timing?.deadlineMs;
+  const deadline = prep.timings[at.index]?.deadlineMs;
   return {
     key: `${keys.base}:slots:${prep.compiled.dag.id}#${at.key}`,
     // The item's path and the visit it is about to make: one holder per execution, the same for a job run again.
@@ -68,6 +73,21 @@ export function slotOf(
     limit: Math.max(1, limit),
     leaseMs: deadline === undefined ? LEASE_WITHOUT_DEADLINE_MS : deadline + LEASE_MARGIN_MS,
   };
+}
+
+const limits = new WeakMap<Prepared, readonly (number | undefined)[]>();
+
+/** The written concurrency of each placement of a prepared document (by index), worked out once. */
+function limitsOf(policy: RuntimePolicy, prep: Prepared): readonly (number | undefined)[] {
+  let found = limits.get(prep);
+  if (found === undefined) {
+    const dagId = prep.compiled.dag.id;
+    found = prep.compiled.placements.map((p, i) =>
+      writtenConcurrency(policy, dagId, p.key, prep.nodeIris[i]),
+    );
+    limits.set(prep, found);
+  }
+  return found;
 }
 
 /** Takes `slot`; false when the placement's every slot is held. */

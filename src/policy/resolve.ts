@@ -65,6 +65,9 @@ function normaliseMap(
 /** The policies {@link resolvePolicy} made: only these skip validation when handed to a dispatcher. */
 const resolved = new WeakSet<object>([defaultPolicy]);
 
+/** The resolved policies whose input wrote `defaults.concurrency` (see {@link writtenConcurrency}). */
+const defaultConcurrencyWritten = new WeakSet<object>();
+
 /** One line naming every problem, each with its pointer. */
 export function policyErrorMessage(problems: readonly Problem[], what = 'the runtime policy'): string {
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
@@ -104,7 +107,38 @@ export function resolvePolicy(input?: PolicyInput | RuntimePolicy): RuntimePolic
     classification: { ...defaultPolicy.classification, ...input.classification },
   });
   resolved.add(policy);
+  if (input.defaults?.concurrency != null) defaultConcurrencyWritten.add(policy);
   return policy;
+}
+
+/**
+ * The concurrency a policy as written gives one placement, or undefined where only the built-in default of
+ * {@link defaultPolicy} applies. Layers as in {@link timingFor}: defaults < `nodes[nodeIri]` <
+ * `placements[key]` < `placements['<dagId>#<key>']`.
+ *
+ * @example
+ * writtenConcurrency(resolvePolicy({ placements: { fetch: { concurrency: 4 } } }), 'urn:x', 'fetch'); // 4
+ * writtenConcurrency(resolvePolicy({}), 'urn:x', 'fetch'); // undefined (the default 16 is not written)
+ */
+export function writtenConcurrency(
+  policy: RuntimePolicy,
+  dagId: string,
+  placementKey: string,
+  nodeIri?: string,
+): number | undefined {
+  const layer = (map: Readonly<Record<string, TimingOverride>>, key: string) =>
+    own(map, key) ? map[key]?.concurrency : undefined;
+  return (
+    layer(policy.placements, `${dagId}#${placementKey}`) ??
+    layer(policy.placements, placementKey) ??
+    (nodeIri === undefined ? undefined : layer(policy.nodes, nodeIri)) ??
+    (writesDefaultConcurrency(policy) ? policy.defaults.concurrency : undefined)
+  );
+}
+
+/** True when the input of a resolved policy wrote `defaults.concurrency`, false when it is the built-in default. */
+export function writesDefaultConcurrency(policy: RuntimePolicy): boolean {
+  return defaultConcurrencyWritten.has(policy);
 }
 
 /** True for a policy that {@link resolvePolicy} returned (or the default policy), false for anything else. */

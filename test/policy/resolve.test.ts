@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { isSwitchyardError, type SwitchyardError } from '../../src/errors.ts';
 import { defaultPolicy } from '../../src/policy/defaults.ts';
 import { loadPolicyFile } from '../../src/policy/load.ts';
-import { resolvePolicy, timingFor } from '../../src/policy/resolve.ts';
+import { resolvePolicy, timingFor, writtenConcurrency } from '../../src/policy/resolve.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 
 const fixture = (name: string) => fileURLToPath(new URL(`../fixtures/policies/${name}`, import.meta.url));
@@ -214,5 +214,34 @@ describe('loadPolicyFile', () => {
     }
     expect(policy.run.deadlineMs).toBeGreaterThan(0);
     expect(policy.defaults).toMatchObject({ jitter: 'full', backoff: { strategy: 'exponential' } });
+  });
+});
+
+describe('writtenConcurrency', () => {
+  const dag = 'urn:test:dag';
+  it('is undefined where only the built-in default applies', () => {
+    expect(writtenConcurrency(defaultPolicy, dag, 'fetch', 'urn:test:fetch')).toBeUndefined();
+    const other = resolvePolicy({ defaults: { jitter: 'none' }, placements: { other: { concurrency: 2 } } });
+    expect(writtenConcurrency(other, dag, 'fetch', 'urn:test:fetch')).toBeUndefined();
+    expect(timingFor(other, dag, 'fetch', 'urn:test:fetch').concurrency).toBe(16);
+  });
+
+  it('takes the layers in the order timingFor merges them', () => {
+    const policy = resolvePolicy({
+      defaults: { concurrency: 16 },
+      nodes: { 'urn:test:fetch': { concurrency: 8 } },
+      placements: { fetch: { concurrency: 4 }, [`${dag}#fetch`]: { concurrency: 2 }, toString: {} },
+    });
+    expect(writtenConcurrency(policy, dag, 'fetch', 'urn:test:fetch')).toBe(2);
+    expect(writtenConcurrency(policy, 'urn:test:other', 'fetch', 'urn:test:fetch')).toBe(4);
+    expect(writtenConcurrency(policy, dag, 'parse', 'urn:test:fetch')).toBe(8);
+    // A written default counts, even when it equals the built-in one; a placement named toString has none.
+    expect(writtenConcurrency(policy, dag, 'toString', 'urn:test:parse')).toBe(16);
+    expect(writtenConcurrency(policy, dag, 'toString')).toBe(16);
+  });
+
+  it('survives a round trip through JSON', () => {
+    const written = resolvePolicy({ defaults: { concurrency: 5 } });
+    expect(writtenConcurrency(resolvePolicy(JSON.parse(JSON.stringify(written))), dag, 'x')).toBe(5);
   });
 });
