@@ -10,7 +10,7 @@ import type { ItemState } from '../runtime/item-state.ts';
 import type { Ending } from '../runtime/runner.ts';
 import type { ItemWait } from '../store/types.ts';
 import type { JobScope } from './job-scope.ts';
-import { writeReport } from './ledger.ts';
+import { type ChildCount, writeReport } from './ledger.ts';
 import type { Report } from './report.ts';
 import { closeRun } from './run-close.ts';
 import { endedCheckpoint, movingCheckpoint } from './run-record.ts';
@@ -64,8 +64,9 @@ export async function runAborted(wiring: Wiring, runId: string, clock: Clock): P
 }
 
 /**
- * Writes a job's report (its events, its counters, an input item's ending) to the run's ledger and run
- * store in one round trip, and closes the run when this ending was the last.
+ * Writes a job's report (its events, its counters, an input item's ending, a child's result) to the run's
+ * ledger, run store and gather record in one round trip, and closes the run when this ending was the last.
+ * Answers, for a child's report, how many children its gather record has left.
  */
 export function deliverReport(
   wiring: Wiring,
@@ -73,9 +74,10 @@ export function deliverReport(
   end: { readonly ending: Ending; readonly state: ItemState } | undefined,
   reportId: string | undefined,
   moving?: Moving,
-): Promise<void> {
+  child?: ChildCount,
+): Promise<number | undefined> {
   const dag = scope.known.prep.compiled.dag.id;
-  return deliver(wiring, scope.runId, dag, scope.clock, scope.report(end), reportId, moving);
+  return deliver(wiring, scope.runId, dag, scope.clock, scope.report(end), reportId, moving, child);
 }
 
 /** Where a job left an input item between placements, for its checkpoint (see `movingCheckpoint`). */
@@ -89,7 +91,8 @@ export interface Moving {
 /**
  * Writes `report` of run `runId` (whose input items are in document `dag`) and closes the run when its
  * ending was the last; for jobs a worker carried and for those an abort took off the queue. A report with
- * an id (a job's id and attempt) is written once however often it reaches Redis.
+ * an id (a job's id and attempt) is written once however often it reaches Redis. A child's result is
+ * counted off its gather record in the same script; answers how many children the record has left.
  */
 export async function deliver(
   wiring: Wiring,
@@ -99,10 +102,11 @@ export async function deliver(
   report: Report,
   reportId?: string,
   moving?: Moving,
-): Promise<void> {
+  child?: ChildCount,
+): Promise<number | undefined> {
   const run = await knownRun(wiring, runId, clock);
   // A run whose ledger is gone was closed and forgotten: a job run again after that has nothing to report.
-  if (run.storePrefix === undefined) return;
+  if (run.storePrefix === undefined) return undefined;
   const ended = report.end;
   const ending =
     ended === undefined
@@ -141,8 +145,10 @@ export async function deliver(
             ),
           },
         }),
+    ...(child === undefined ? {} : { child }),
   });
   run.aborted = answer.aborted;
   run.checkedAt = clock.now();
   if (answer.last) await closeRun(wiring, runId, run.storePrefix, clock);
+  return answer.left;
 }

@@ -88,11 +88,12 @@ export function embedOut(
     delays: [],
     child: { gather: key, index: 0, body: 'embed' },
   };
-  // A fixed id: an embed job run again after its worker died does not add its child twice.
+  // A fixed id: an embed job run again after its worker died does not add its child twice, nor again once
+  // the child was counted (its job removed).
   const jobId = `${gatheredJobId(key)}-0`;
   return async () => {
-    await openGather(wiring.redis, key, wiring.keys.gathers, parent, 1);
-    await wiring.queue.add('item', job, { ...ITEM_JOB_OPTIONS, jobId });
+    const counted = await openGather(wiring.redis, key, wiring.keys.gathers, parent, 1);
+    if (!counted.has(0)) await wiring.queue.add('item', job, { ...ITEM_JOB_OPTIONS, jobId });
   };
 }
 

@@ -23,18 +23,26 @@ export interface ParentAtScatter {
 }
 
 /**
- * Records one child's result and counts it off, in one script: the result is written only if this index
- * has none yet (a child job run again after its worker died counts once), and the script answers how many
- * children are left, so exactly the ending that takes `left` to 0 (or a repeat of it) adds the gathered
- * job, whose fixed id makes a repeat a no-op.
+ * Lua: records one child's result on gather record `key` and counts it off: the result is written only if
+ * this index has none yet (a child job run again after its worker died counts once), and the function
+ * answers how many children are left, so exactly the ending that takes `left` to 0 (or a repeat of it) adds
+ * the gathered job, whose fixed id makes a repeat a no-op. Shared by {@link COMPLETE_CHILD} and the job
+ * report (`ledger.ts`), which counts a child off with its report.
  */
-const COMPLETE_CHILD = `
-if redis.call('HSETNX', KEYS[1], 'r:' .. ARGV[1], ARGV[2]) == 1 then
-  local order = redis.call('HINCRBY', KEYS[1], 'order', 1) - 1
-  redis.call('HSET', KEYS[1], 'o:' .. ARGV[1], order)
-  return redis.call('HINCRBY', KEYS[1], 'left', -1)
+export const COUNT_OFF = `
+local function countOff(key, index, result)
+  if redis.call('HSETNX', key, 'r:' .. index, result) == 1 then
+    local order = redis.call('HINCRBY', key, 'order', 1) - 1
+    redis.call('HSET', key, 'o:' .. index, order)
+    return redis.call('HINCRBY', key, 'left', -1)
+  end
+  return tonumber(redis.call('HGET', key, 'left'))
 end
-return tonumber(redis.call('HGET', KEYS[1], 'left'))
+`;
+
+/** Counts one child off (see {@link COUNT_OFF}). KEYS: the record. ARGV: the child's index, its result. */
+const COMPLETE_CHILD = `${COUNT_OFF}
+return countOff(KEYS[1], ARGV[1], ARGV[2])
 `;
 
 /** The key of the gather record of `parent`'s visit `visit` to scatter `placement`. */
@@ -50,7 +58,8 @@ export function gatheredJobId(key: string): string {
 /**
  * Writes a gather record before the children's jobs are added, and lists it in the run's set of records
  * (deleted with the run). Written only once: a scatter job run again after its worker died keeps the
- * record it wrote, so the children counted against it stay counted.
+ * record it wrote, so the children counted against it stay counted. Answers the indexes of the children
+ * counted already (none for a new record), whose jobs a scatter run again does not add again.
  */
 export async function openGather(
   redis: Redis,
@@ -58,13 +67,18 @@ export async function openGather(
   records: string,
   parent: ParentAtScatter,
   children: number,
-): Promise<void> {
-  await redis
+): Promise<ReadonlySet<number>> {
+  const answers = await redis
     .multi()
     .hsetnx(key, 'parent', JSON.stringify(parent))
     .hsetnx(key, 'left', String(children))
     .sadd(records, key)
     .exec();
+  if (answers?.[0]?.[1] === 1) return new Set();
+  const fields = await redis.hkeys(key);
+  const counted = new Set<number>();
+  for (const field of fields) if (field.startsWith('r:')) counted.add(Number(field.slice(2)));
+  return counted;
 }
 
 /**

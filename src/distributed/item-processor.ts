@@ -28,10 +28,12 @@ import { JobScope, type KnownRun, revive } from './job-scope.ts';
 import { journalInStore } from './journal-sink.ts';
 import { runKeys } from './keys.ts';
 import { later, leaveForAnother, type ProcessorFaults } from './later-jobs.ts';
+import type { ChildCount } from './ledger.ts';
 import { readSpec } from './run-spec.ts';
 import {
+  addGathered,
   bodyResult,
-  childEnded,
+  childCount,
   endingResult,
   fanOut,
   type Spawn,
@@ -103,7 +105,7 @@ export class ItemProcessor {
         }
         if (next === undefined || 'kind' in next) {
           const ending = next ?? scope.run.stopped(dagId, state, at.key, 'node');
-          after = this.ending(wiring, scope, where, state, ending);
+          after = this.ending(where, state, ending);
         } else {
           const moved = transit(scope.run, prep, state, at, carry, next, started);
           after = await this.carryOn(wiring, scope, where, prep, state, at, carry, moved);
@@ -131,16 +133,17 @@ export class ItemProcessor {
       } else if (job.child?.body === 'node') {
         const pending = bodyOutcome(scope.run, prep, at, state);
         const outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
-        after = { spawn: childEnded(wiring, job.runId, job.child, bodyResult(state, outcome)) };
+        after = { child: childCount(job.child, bodyResult(state, outcome)) };
       } else if (scope.pastDeadline) {
         // The run deadline is checked when a delayed job fires, as the in-process run stops a back-off.
-        after = this.ending(wiring, scope, where, state, scope.deadlineEnding(prep, state, at.key));
+        after = this.ending(where, state, scope.deadlineEnding(prep, state, at.key));
       } else {
         const carry = carryOf(job.delays);
         after = await this.carryOn(wiring, scope, where, prep, state, at, carry, undefined, job.queued);
       }
     }
-    await deliverReport(wiring, scope, after.end, reportId, after.moving);
+    const left = await deliverReport(wiring, scope, after.end, reportId, after.moving, after.child);
+    if (after.child !== undefined && left === 0) await addGathered(wiring, job.runId, after.child.gather);
     if (after.spawn !== undefined) await after.spawn();
   }
 
@@ -215,7 +218,7 @@ export class ItemProcessor {
       // An error of the engine itself fails the item, as in process: the run still hears of every item.
       ending = run.failed(prep.compiled.dag.id, state, at.key, engineFailure(error, at.key));
     }
-    return this.ending(wiring, scope, where, state, ending);
+    return this.ending(where, state, ending);
   }
 
   /** Leaves the item for a worker that registers `node`, or fails it once it was handed back too long. */
@@ -233,23 +236,17 @@ export class ItemProcessor {
     const left = leaveForAnother(this.faults, wiring, scope, where, prep, state, at, carry, node, previous);
     if (typeof left === 'function') return { spawn: left };
     if (where.child?.body === 'node') {
-      return { spawn: childEnded(wiring, scope.runId, where.child, bodyResult(state, { error: left })) };
+      return { child: childCount(where.child, bodyResult(state, { error: left })) };
     }
     const failed = scope.run.failed(prep.compiled.dag.id, state, at.key, left);
-    return this.ending(wiring, scope, where, state, failed);
+    return this.ending(where, state, failed);
   }
 
-  /** An input item's ending goes in the report; a scatter child's is counted on its gather record. */
-  private ending(
-    wiring: Wiring,
-    scope: JobScope,
-    where: Whereabouts,
-    state: ItemState,
-    ending: Ending,
-  ): After {
+  /** An input item's ending goes in the report; a scatter child's is counted on its gather record with it. */
+  private ending(where: Whereabouts, state: ItemState, ending: Ending): After {
     if (where.child === undefined) return { end: { ending, state } };
     const result = where.child.body === 'embed' ? embedResult(state, ending) : endingResult(state, ending);
-    return { spawn: childEnded(wiring, scope.runId, where.child, result) };
+    return { child: childCount(where.child, result) };
   }
 
   /** The prepared document of an item, or an error naming the run. */
@@ -290,12 +287,13 @@ export class ItemProcessor {
 
 /**
  * What follows a job: an input item's ending for its report, or where the job left it between placements,
- * and what to write after the report.
+ * and what to write after the report; a scatter or embed child's result, counted off with the report.
  */
 interface After {
   readonly end?: { readonly ending: Ending; readonly state: ItemState };
   readonly moving?: Moving;
   readonly spawn?: Spawn;
+  readonly child?: ChildCount;
 }
 
 /**

@@ -13,6 +13,7 @@
  */
 import type { Redis } from 'ioredis';
 import { redisKeys } from '../store/redis-keys.ts';
+import { COUNT_OFF } from './gather-record.ts';
 import type { RunKeys } from './keys.ts';
 import { evalScript } from './scripts.ts';
 
@@ -27,17 +28,21 @@ import { evalScript } from './scripts.ts';
  * a report whose id is in it already (a script call sent again by a client that reconnected) adds no
  * counters and no events, nor does one that ends an input item already ended. Then the id of an input
  * item the job left between placements (empty for none) and its checkpoint, written unless it ended.
- * Answers `{last, aborted}`: `last` is 1 when the report ends an input item (or repeats an ending) and no
- * input item is pending (the caller closes the run), `aborted` 1 once an abort was asked for. A report for a
- * run that was closed (a job run again after its worker died) writes nothing.
+ * Last, for a scatter or embed child's job, KEYS[7] is its gather record and ARGV[14] and ARGV[15] its
+ * index and result, counted off there (see `COUNT_OFF`) even when the report is a repeat, so that the job
+ * run again finds how many children are left.
+ * Answers `{last, aborted, left}`: `last` is 1 when the report ends an input item (or repeats an ending)
+ * and no input item is pending (the caller closes the run), `aborted` 1 once an abort was asked for, `left`
+ * the children left on the gather record (-1 when the job was not a child's). A report for a run that was
+ * closed (a job run again after its worker died) writes nothing.
  */
-const REPORT = `
+const REPORT = `${COUNT_OFF}
 local ledger = KEYS[1]
 local head = redis.call('HMGET', ledger, 'start', 'closed', 'aborted')
-if not head[1] then return {0, 1} end
+if not head[1] then return {0, 1, -1} end
 local aborted = 0
 if head[3] then aborted = 1 end
-if head[2] then return {0, aborted} end
+if head[2] then return {0, aborted, -1} end
 local fresh = ARGV[11] == '' or redis.call('SADD', KEYS[6], ARGV[11]) == 1
 -- A job run again after a stall that ends an item already ended repeats a history already written.
 if fresh and ARGV[6] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[6]) == 1 then fresh = false end
@@ -72,7 +77,9 @@ if ARGV[6] ~= '' then
   end
   if pending <= 0 then last = 1 end
 end
-return {last, aborted}
+local left = -1
+if ARGV[14] then left = countOff(KEYS[7], ARGV[14], ARGV[15]) end
+return {last, aborted, left}
 `;
 
 /**
@@ -176,12 +183,25 @@ export interface ReportWrite {
   readonly id?: string;
   /** An input item's checkpoint as the job left it between placements (not once the item ended). */
   readonly moving?: { readonly itemId: string; readonly checkpoint: string };
+  /** A scatter or embed child's result, counted off its gather record with the report. */
+  readonly child?: ChildCount;
 }
 
-/** What Redis answered to a report: whether the caller ended the run's last item, and whether it is aborted. */
+/** A child's result for its gather record: the record's key, the child's index, the result as JSON text. */
+export interface ChildCount {
+  readonly gather: string;
+  readonly index: number;
+  readonly result: string;
+}
+
+/**
+ * What Redis answered to a report: whether the caller ended the run's last item, whether the run is
+ * aborted, and for a child's report how many children its gather record has left (0: this was the last).
+ */
 export interface ReportAnswer {
   readonly last: boolean;
   readonly aborted: boolean;
+  readonly left?: number;
 }
 
 /** The run store's keys under each prefix, made once: every report needs them. */
@@ -217,19 +237,22 @@ export async function writeReport(
     report.moving?.itemId ?? '',
     report.moving?.checkpoint ?? '',
   ];
-  const [last, aborted] = (await evalScript(
+  const child = report.child;
+  if (child !== undefined) args.push(String(child.index), child.result);
+  const [last, aborted, left] = (await evalScript(
     redis,
     REPORT,
-    6,
+    child === undefined ? 6 : 7,
     keys.ledger,
     keys.ended,
     store.events(runId),
     store.checkpoints(runId),
     store.checkpointOrder(runId),
     keys.reported,
+    ...(child === undefined ? [] : [child.gather]),
     ...args,
-  )) as [number, number];
-  return { last: last === 1, aborted: aborted === 1 };
+  )) as [number, number, number];
+  return { last: last === 1, aborted: aborted === 1, ...(left >= 0 ? { left } : {}) };
 }
 
 /** Reserves the seq of the run's `run.end`; undefined when the run's ledger is gone. */

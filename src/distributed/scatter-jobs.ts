@@ -14,19 +14,17 @@ import type { Ending } from '../runtime/runner.ts';
 import { FAILED_BODY_OUTPUTS } from '../runtime/scatter.ts';
 import { type ItemCarry, type Transition, transit } from '../runtime/step.ts';
 import type { TaskOutcome } from '../runtime/task.ts';
-import {
-  completeChild,
-  gatheredJobId,
-  gatherKey,
-  openGather,
-  type ParentAtScatter,
-} from './gather-record.ts';
+import { gatheredJobId, gatherKey, openGather, type ParentAtScatter } from './gather-record.ts';
 import { type ChildOf, type GatheredJob, type ItemJob, JOB_FORMAT } from './job-data.ts';
 import type { JobScope } from './job-scope.ts';
 import type { RunKeys } from './keys.ts';
+import type { ChildCount } from './ledger.ts';
 
 /** BullMQ's options for every item job: no BullMQ retries (retries are edges of the graph). */
 export const ITEM_JOB_OPTIONS = { attempts: 1, removeOnComplete: true, removeOnFail: 1000 } as const;
+
+/** How many children a scatter adds to the queue in one round trip. */
+const ADD_CHUNK = 256;
 
 /** Where an item is beside its placement: its document, and its gather record if it is a scatter child. */
 export interface Whereabouts {
@@ -121,7 +119,7 @@ export function fanOut(
     carry.gathered = [];
     return transit(run, prep, state, at, carry, { output: 'done' }, started);
   }
-  const jobs = list.map((element, index) => {
+  const childJob = (element: unknown, index: number) => {
     const frame = { kind: 'scatter', dag: dagId, placement: at.key, visit, index } as const;
     const segment = scatterSegment(at.key, index);
     const data = { item: copyJson(element), index };
@@ -154,10 +152,20 @@ export function fanOut(
       data: job,
       opts: { ...ITEM_JOB_OPTIONS, jobId: `${gatheredJobId(key)}-${index}` },
     };
-  });
+  };
   return async () => {
-    await openGather(wiring.redis, key, wiring.keys.gathers, parent, list.length);
-    await wiring.queue.addBulk(jobs);
+    const counted = await openGather(wiring.redis, key, wiring.keys.gathers, parent, list.length);
+    // In chunks, made as they go: the first children run while the rest are added, and a long list's jobs
+    // are never all in memory at once. A scatter job run again skips the children counted already (their
+    // jobs, removed once completed, would otherwise be added and run again).
+    for (let start = 0; start < list.length; start += ADD_CHUNK) {
+      const end = Math.min(list.length, start + ADD_CHUNK);
+      const chunk = [];
+      for (let index = start; index < end; index++) {
+        if (!counted.has(index)) chunk.push(childJob(list[index], index));
+      }
+      if (chunk.length > 0) await wiring.queue.addBulk(chunk);
+    }
   };
 }
 
@@ -209,21 +217,23 @@ export function joinSteps(state: ItemState, steps: Record<string, JournalEntry> 
   }
 }
 
-/** Counts a child off its gather record; the last one adds the gathered job that takes the parent on. */
-export function childEnded(wiring: Wiring, runId: string, child: ChildOf, result: object): Spawn {
-  return async () => {
-    const left = await completeChild(wiring.redis, child.gather, child.index, {
-      ...result,
-      index: child.index,
-    });
-    if (left !== 0) return;
-    const job: GatheredJob = { v: JOB_FORMAT, kind: 'gathered', runId, gather: child.gather };
-    // Kept once completed, so that a repeat of the last child's ending finds the id taken and adds nothing.
-    await wiring.queue.add('gathered', job, {
-      jobId: gatheredJobId(child.gather),
-      attempts: 1,
-      removeOnComplete: false,
-      removeOnFail: false,
-    });
+/** A child's result as its report counts it off its gather record (see `ledger.ts`). */
+export function childCount(child: ChildOf, result: object): ChildCount {
+  return {
+    gather: child.gather,
+    index: child.index,
+    result: JSON.stringify({ ...result, index: child.index }),
   };
+}
+
+/** Adds the gathered job that takes the parent of gather record `gather` on, once its last child ended. */
+export async function addGathered(wiring: Wiring, runId: string, gather: string): Promise<void> {
+  const job: GatheredJob = { v: JOB_FORMAT, kind: 'gathered', runId, gather };
+  // Kept once completed, so that a repeat of the last child's ending finds the id taken and adds nothing.
+  await wiring.queue.add('gathered', job, {
+    jobId: gatheredJobId(gather),
+    attempts: 1,
+    removeOnComplete: false,
+    removeOnFail: false,
+  });
 }

@@ -20,10 +20,12 @@ describe('gather record', () => {
     try {
       const prefix = scratchPrefix();
       const key = `${prefix}gather`;
-      await openGather(redis, key, `${prefix}gathers`, parent, 3);
+      expect(await openGather(redis, key, `${prefix}gathers`, parent, 3)).toEqual(new Set());
       // Opening again (a scatter job run again) keeps the count.
-      await openGather(redis, key, `${prefix}gathers`, parent, 3);
+      expect(await openGather(redis, key, `${prefix}gathers`, parent, 3)).toEqual(new Set());
       expect(await completeChild(redis, key, 1, { index: 1, status: 'completed', value: 'b' })).toBe(2);
+      // ... and answers the children counted already, whose jobs it does not add again.
+      expect(await openGather(redis, key, `${prefix}gathers`, parent, 3)).toEqual(new Set([1]));
       expect(await completeChild(redis, key, 1, { index: 1, status: 'failed', value: 'x' })).toBe(2);
       expect(await readGather(redis, key)).toBeUndefined();
       expect(await completeChild(redis, key, 0, { index: 0, status: 'completed', value: 'a' })).toBe(1);

@@ -7,6 +7,7 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { openGather, readGather } from '../../src/distributed/gather-record.ts';
 import { runKeys } from '../../src/distributed/keys.ts';
 import { openLedger, type ReportWrite, readLedger, writeReport } from '../../src/distributed/ledger.ts';
 import { closeRun } from '../../src/distributed/run-close.ts';
@@ -69,6 +70,24 @@ describe('the ledger of a distributed run', () => {
       expect(await writeReport(redis, keys, storePrefix, moving)).toEqual({ last: false, aborted: false });
       // The same report sent again (a client that reconnected resends its command) is written once.
       expect(await writeReport(redis, keys, storePrefix, moving)).toEqual({ last: false, aborted: false });
+      // A scatter child's report counts it off its gather record in the same script; a repeat (its job run
+      // again) is told how many are left without counting it twice.
+      const gather = `${keys.base}:gather:g`;
+      const parent = { at: 'fan', state: createItemState('1', {}), delays: [], startedWall: now };
+      await openGather(redis, gather, keys.gathers, parent, 2);
+      const child = (index: number, id: string): ReportWrite => ({
+        runId,
+        counters: { executions: 0, retries: 0, salvages: 0, exhausted: 0 },
+        events: [],
+        id,
+        child: { gather, index, result: JSON.stringify({ index, status: 'completed', value: index }) },
+      });
+      const answer = { last: false, aborted: false };
+      expect(await writeReport(redis, keys, storePrefix, child(0, 'c0:1'))).toEqual({ ...answer, left: 1 });
+      expect(await writeReport(redis, keys, storePrefix, child(0, 'c0:1'))).toEqual({ ...answer, left: 1 });
+      expect(await writeReport(redis, keys, storePrefix, child(0, 'c0:2'))).toEqual({ ...answer, left: 1 });
+      expect(await writeReport(redis, keys, storePrefix, child(1, 'c1:1'))).toEqual({ ...answer, left: 0 });
+      expect((await readGather(redis, gather))?.results.map((r) => r.value)).toEqual([0, 1]);
       expect(await writeReport(redis, keys, storePrefix, ending('1'))).toEqual({
         last: false,
         aborted: false,
