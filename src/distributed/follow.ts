@@ -36,7 +36,9 @@ export interface Following {
 
 /**
  * Emits the run's stored events on `stream` in seq order, as they come, until its `run.end`; then answers
- * the run's result. Pauses between reads that find nothing grow from 2 to 50 ms.
+ * the run's result. Pauses between reads that find nothing grow from 2 to 50 ms. While nobody listens to
+ * `stream`, it reads only the run's ledger until the run closes, not its events (see {@link waitQuietly});
+ * a listener that comes later hears the events from then on, as on a local run.
  */
 export async function followRun(following: Following, stream: EventStream): Promise<RunResult> {
   const { store, runId, clock, signal } = following;
@@ -49,6 +51,15 @@ export async function followRun(following: Following, stream: EventStream): Prom
       'E_ABORTED',
       `stopped following run '${runId}': the dispatcher was closed; the workers carry the run on (see switchyard runs show ${runId})`,
     );
+  if (!stream.active) {
+    const quiet = await waitQuietly(following, stream).catch((error: unknown) => {
+      throw signal.aborted ? stopped() : error;
+    });
+    if (quiet.kind === 'ended') return storedResult(following, quiet.dag, quiet.hash, quiet.durationMs);
+    after = quiet.after;
+    // The listener hears the stored seqs from there on, as every listener of the run does.
+    if (after !== undefined) stream.continueAfter(after);
+  }
   while (end === undefined) {
     if (signal.aborted) throw stopped();
     // A read cut off by the dispatcher closing its store is the close's, not a fault of the store.
@@ -79,6 +90,40 @@ export async function followRun(following: Following, stream: EventStream): Prom
     pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
   }
   return storedResult(following, end.dag, hash, end.durationMs);
+}
+
+/** How a quiet wait ended: the run closed, or a listener came (events after `after` are for it). */
+type QuietEnd =
+  | { readonly kind: 'ended'; readonly dag: string; readonly hash: string; readonly durationMs: number }
+  | { readonly kind: 'listening'; readonly after: number | undefined };
+
+/**
+ * Waits for a run nobody listens to by reading its ledger (`closed`, the seq of `run.end`, the next seq),
+ * not its events, so that following costs Redis and this process next to nothing per event. Answers the
+ * run's end (read from its `run.start` and `run.end`) once the ledger says it is closed, or where a
+ * listener that came starts hearing events; a run whose ledger is gone is read from its events instead.
+ */
+async function waitQuietly(following: Following, stream: EventStream): Promise<QuietEnd> {
+  const { redis, store, keys, runId, clock, signal } = following;
+  let pause = FIRST_PAUSE_MS;
+  for (;;) {
+    const [closed, closing, seq] = await redis.hmget(keys.ledger, 'closed', 'closing', 'seq');
+    if (seq === null) return { kind: 'listening', after: undefined };
+    if (closed !== null && closing !== null) {
+      const [start, last] = await Promise.all([
+        store.readEvents(runId, { limit: 1 }),
+        store.readEvents(runId, { after: Number(closing) - 1, limit: 1 }),
+      ]);
+      const first = start[0]?.body as RunEvent | undefined;
+      const ending = last[0]?.body as RunEvent | undefined;
+      if (ending?.type !== 'run.end') return { kind: 'listening', after: undefined };
+      const hash = first?.type === 'run.start' ? first.hash : '';
+      return { kind: 'ended', dag: ending.dag, hash, durationMs: ending.durationMs };
+    }
+    if (stream.active) return { kind: 'listening', after: Number(seq) - 1 };
+    await clock.sleep(pause, signal);
+    pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
+  }
 }
 
 /** The result of an ended run, from its input items' checkpoints and its ledger. */

@@ -1,0 +1,150 @@
+/**
+ * Following a distributed run nobody listens to reads its ledger, not its events: the run's result is the
+ * same as a listened-to run's, and the store's events are read only for the run's start and end. A listener
+ * that comes in the middle of a run hears the events from then on, in seq order, up to `run.end`. Real
+ * Redis; every key is removed.
+ */
+import { Redis } from 'ioredis';
+import { afterAll, describe, expect, it } from 'vitest';
+import { nodes as composeNodes } from '../../examples/compose-validate/nodes.ts';
+import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
+import { DEFAULT_QUEUE, startWorker } from '../../src/distributed/worker.ts';
+import type { RunEvent } from '../../src/runtime/events.ts';
+import type { NodeDefinition } from '../../src/runtime/node.ts';
+import type { EventQuery, RunStore } from '../../src/store/types.ts';
+import { loadDag } from '../runtime/helpers.ts';
+import { removeScratchKeys, scratchPrefix, scratchRedisStore, TEST_REDIS } from '../store/redis-scratch.ts';
+
+afterAll(removeScratchKeys);
+
+const policy = {
+  defaults: { backoff: { strategy: 'constant', baseMs: 10, capMs: 10 }, jitter: 'none' },
+} as const;
+const nodes = composeNodes as unknown as NodeDefinition<string, never>[];
+const items = Array.from({ length: 12 }, (_x, i) =>
+  i % 3 === 0 ? { topic: `t${i}`, rejections: 9 } : { topic: `t${i}` },
+);
+
+/** A real Redis run store whose event reads are counted. */
+async function countingStore(prefix: string): Promise<{ store: RunStore; reads: () => number }> {
+  const store = await scratchRedisStore(`${prefix}store:`);
+  let reads = 0;
+  const readEvents = store.readEvents.bind(store);
+  store.readEvents = (runId: string, query?: EventQuery) => {
+    reads++;
+    return readEvents(runId, query);
+  };
+  return { store, reads: () => reads };
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function withWorkers<T>(prefix: string, body: () => Promise<T>): Promise<T> {
+  const workers = await Promise.all(
+    [1, 2].map(() => startWorker({ connection: TEST_REDIS, nodes, prefix, concurrency: 4 })),
+  );
+  try {
+    return await body();
+  } finally {
+    await Promise.all(workers.map((w) => w.close()));
+  }
+}
+
+describe('following a distributed run', () => {
+  it('reads no events while nobody listens, and answers the same result', { timeout: 60_000 }, async () => {
+    const dag = await loadDag('compose-validate');
+    const quiet = await (async () => {
+      const prefix = scratchPrefix();
+      const { store, reads } = await countingStore(prefix);
+      const dispatcher = await createDistributedDispatcher({
+        connection: TEST_REDIS,
+        nodes,
+        policy,
+        prefix,
+        store,
+      });
+      try {
+        const result = await withWorkers(prefix, async () => await dispatcher.run(dag, {}, { items }));
+        return { result, reads: reads() };
+      } finally {
+        await dispatcher.close();
+        await store.close();
+      }
+    })();
+    const heard = await (async () => {
+      const prefix = scratchPrefix();
+      const { store, reads } = await countingStore(prefix);
+      const dispatcher = await createDistributedDispatcher({
+        connection: TEST_REDIS,
+        nodes,
+        policy,
+        prefix,
+        store,
+      });
+      const events: RunEvent[] = [];
+      try {
+        const result = await withWorkers(
+          prefix,
+          async () => await dispatcher.run(dag, {}, { items, onEvent: (event) => events.push(event) }),
+        );
+        return { result, reads: reads(), events };
+      } finally {
+        await dispatcher.close();
+        await store.close();
+      }
+    })();
+    // The start and the end of the run, nothing else.
+    expect(quiet.reads).toBe(2);
+    expect(heard.reads).toBeGreaterThan(2);
+    expect(heard.events.at(-1)?.type).toBe('run.end');
+    const shape = (r: typeof quiet.result) => ({
+      status: r.status,
+      dag: r.dag,
+      hash: r.hash,
+      items: r.items.map((i) => ({ terminal: i.terminal, budgets: i.state.budgets, data: i.data })),
+      failures: r.failures.length,
+      stats: { ...r.stats, durationMs: 0 },
+    });
+    expect(shape(quiet.result)).toEqual(shape(heard.result));
+    expect(quiet.result.hash).toMatch(/^[0-9a-f]{64}$/u);
+    expect(quiet.result.status).toBe('completed');
+  });
+
+  it('lets a listener that comes later hear the events from then on', { timeout: 60_000 }, async () => {
+    const dag = await loadDag('compose-validate');
+    const prefix = scratchPrefix();
+    const dispatcher = await createDistributedDispatcher({ connection: TEST_REDIS, nodes, policy, prefix });
+    try {
+      // Submitted before any worker runs, so the follower starts quiet (its jobs on the queue, it polls the
+      // ledger); the listener comes then, before any worker wrote an event.
+      const run = dispatcher.run(dag, {}, { items });
+      const redis = new Redis(TEST_REDIS);
+      try {
+        while ((await redis.llen(`${prefix}:${DEFAULT_QUEUE}:wait`)) === 0) await pause(10);
+      } finally {
+        redis.disconnect();
+      }
+      await pause(50);
+      const events: RunEvent[] = [];
+      const heard = (async () => {
+        for await (const event of run) events.push(event);
+      })();
+      const result = await withWorkers(prefix, async () => {
+        await heard;
+        return run.result;
+      });
+      expect(result.status).toBe('completed');
+      expect(events.at(-1)?.type).toBe('run.end');
+      const seqs = events.map((e) => e.seq);
+      expect(seqs).toEqual(seqs.map((_s, i) => (seqs[0] ?? 0) + i));
+      // The submitter's run.start (seq 0) came before the listener; every event the workers wrote after it
+      // reaches it, with the seq the store holds.
+      expect(seqs[0]).toBe(1);
+      expect(events.some((e) => e.type === 'run.start')).toBe(false);
+      const stored = await dispatcher.store.readEvents(run.id);
+      expect(stored.slice(1).map((e) => [e.seq, e.type])).toEqual(events.map((e) => [e.seq, e.type]));
+    } finally {
+      await dispatcher.close();
+    }
+  });
+});
