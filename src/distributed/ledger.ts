@@ -19,18 +19,23 @@ import { evalScript } from './scripts.ts';
 
 /**
  * Writes one job's report. KEYS: the ledger, the set of ended items, the run store's events, checkpoints and
- * checkpoint order of the run. ARGV: the run id as a JSON string; the four counters; the ended item's id
- * (empty for none), the ending count to add to (`completed`, `stopped` or empty) and its checkpoint as
- * JSON; then, per event, its type as a JSON string and its body as a JSON object without `seq`, `time`
- * and `runId`. Each event is stored as the run store stores a page of events (`first:last:` then
- * `[[seq, type, body], …]`, see `spanMember` and `pageBody`), with `time` in ms since the run started;
- * last, the report's id (a job's id and attempt, empty for none). KEYS[6] is the set of report ids written:
- * a report whose id is in it already (a script call sent again by a client that reconnected) adds no
- * counters and no events, nor does one that ends an input item already ended. Then the id of an input
- * item the job left between placements (empty for none) and its checkpoint, written unless it ended.
- * Last, for a scatter or embed child's job, KEYS[7] is its gather record and ARGV[14] and ARGV[15] its
- * index and result, counted off there (see `COUNT_OFF`) even when the report is a repeat, so that the job
- * run again finds how many children are left.
+ * checkpoint order of the run, the set of report ids written, and (for a child's job) its gather record.
+ * ARGV:
+ * 1. the run id as a JSON string; 2–5. the four counters;
+ * 6–8. the ended input item's id (empty for none), the ending count to add to (`completed`, `stopped` or
+ *    empty) and its checkpoint as JSON;
+ * 9. the report's id (a job's id and attempt, empty for none): a report whose id is in KEYS[6] already (a
+ *    script call sent again by a client that reconnected) adds no counters and no events, nor does one that
+ *    ends an input item already ended;
+ * 10–11. the id of an input item the job left between placements (empty for none) and its checkpoint,
+ *    written unless the item ended;
+ * 12–13. a scatter or embed child's index (empty for none) and result, counted off its gather record
+ *    (see `COUNT_OFF`) even when the report is a repeat, so that the job run again finds how many are left;
+ * 14 on. per event, its type as a JSON string and its body's JSON text after the opening brace, without
+ *    `seq`, `time` and `runId`.
+ * The events are stored as the run store stores a page of events (`first:last:` then
+ * `[[seq, type, body], …]`, see `spanMember` and `pageBody`), numbered from the run-wide `seq`, with `time`
+ * in ms since the run started; the page is joined from its pieces in one `table.concat`.
  * Answers `{last, aborted, left}`: `last` is 1 when the report ends an input item (or repeats an ending)
  * and no input item is pending (the caller closes the run), `aborted` 1 once an abort was asked for, `left`
  * the children left on the gather record (-1 when the job was not a child's). A report for a run that was
@@ -43,27 +48,43 @@ if not head[1] then return {0, 1, -1} end
 local aborted = 0
 if head[3] then aborted = 1 end
 if head[2] then return {0, aborted, -1} end
-local fresh = ARGV[11] == '' or redis.call('SADD', KEYS[6], ARGV[11]) == 1
+local fresh = ARGV[9] == '' or redis.call('SADD', KEYS[6], ARGV[9]) == 1
 -- A job run again after a stall that ends an item already ended repeats a history already written.
 if fresh and ARGV[6] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[6]) == 1 then fresh = false end
 local names = {'executions', 'retries', 'salvages', 'exhausted'}
 for i = 1, 4 do
   if fresh and ARGV[i + 1] ~= '0' then redis.call('HINCRBY', ledger, names[i], ARGV[i + 1]) end
 end
-local n = tonumber(ARGV[9])
+local n = (#ARGV - 13) / 2
 if fresh and n > 0 then
   local next = redis.call('HINCRBY', ledger, 'seq', n)
   local first = next - n
   local t = redis.call('TIME')
-  local time = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(head[1])
-  local mark = string.char(1)
-  local page = string.gsub(ARGV[10], mark .. '(%d+)' .. mark, function(i) return tostring(first + tonumber(i)) end)
-  page = string.gsub(page, string.char(2), tostring(time))
-  page = string.gsub(page, string.char(3), function() return ARGV[1] end)
-  redis.call('ZADD', KEYS[3], first, first .. ':' .. (next - 1) .. ':[' .. page .. ']')
+  local time = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(head[1]))
+  local parts = {}
+  local k = 0
+  for e = 0, n - 1 do
+    local seq = tostring(first + e)
+    if e > 0 then k = k + 1; parts[k] = ',' end
+    parts[k + 1] = '['
+    parts[k + 2] = seq
+    parts[k + 3] = ','
+    parts[k + 4] = ARGV[14 + 2 * e]
+    parts[k + 5] = ',{"seq":'
+    parts[k + 6] = seq
+    parts[k + 7] = ',"time":'
+    parts[k + 8] = time
+    parts[k + 9] = ',"runId":'
+    parts[k + 10] = ARGV[1]
+    parts[k + 11] = ','
+    parts[k + 12] = ARGV[15 + 2 * e]
+    parts[k + 13] = ']'
+    k = k + 13
+  end
+  redis.call('ZADD', KEYS[3], first, first .. ':' .. (next - 1) .. ':[' .. table.concat(parts) .. ']')
 end
-if fresh and ARGV[12] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[12]) == 0 then
-  if redis.call('HSET', KEYS[4], ARGV[12], ARGV[13]) == 1 then redis.call('RPUSH', KEYS[5], ARGV[12]) end
+if fresh and ARGV[10] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[10]) == 0 then
+  if redis.call('HSET', KEYS[4], ARGV[10], ARGV[11]) == 1 then redis.call('RPUSH', KEYS[5], ARGV[10]) end
 end
 local last = 0
 if ARGV[6] ~= '' then
@@ -78,7 +99,7 @@ if ARGV[6] ~= '' then
   if pending <= 0 then last = 1 end
 end
 local left = -1
-if ARGV[14] then left = countOff(KEYS[7], ARGV[14], ARGV[15]) end
+if ARGV[12] ~= '' then left = countOff(KEYS[7], ARGV[12], ARGV[13]) end
 return {last, aborted, left}
 `;
 
@@ -144,24 +165,11 @@ export interface ReportedEvent {
   readonly type: string;
 }
 
-/** Mark the places of an event's seq (around its index in the page), of the time and of the run id. */
-const SEQ_MARK = '\u0001';
-const TIME_MARK = '\u0002';
-const RUN_MARK = '\u0003';
-
-/**
- * The JSON text of a page of events with the places of each event's seq, of the time and of the run id
- * marked by control characters, which JSON text never holds unescaped, so the script fills them in.
- */
-export function pageTemplate(events: readonly ReportedEvent[]): string {
-  let page = '';
-  for (let i = 0; i < events.length; i++) {
-    const event = events[i] as ReportedEvent;
-    const seq = `${SEQ_MARK}${i}${SEQ_MARK}`;
-    const rest = JSON.stringify(event).slice(1);
-    page += `${i === 0 ? '' : ','}[${seq},${JSON.stringify(event.type)},{"seq":${seq},"time":${TIME_MARK},"runId":${RUN_MARK},${rest}]`;
-  }
-  return page;
+/** Each event of a report as two script arguments: its type as JSON, and its JSON text after `{`. */
+export function eventPieces(events: readonly ReportedEvent[]): string[] {
+  const pieces: string[] = [];
+  for (const event of events) pieces.push(JSON.stringify(event.type), JSON.stringify(event).slice(1));
+  return pieces;
 }
 
 /** An input item's ending as a report writes it. */
@@ -225,20 +233,20 @@ export async function writeReport(
 ): Promise<ReportAnswer> {
   const store = storeKeysOf(storePrefix);
   const { runId, counters, ending } = report;
+  const child = report.child;
   const args: string[] = [
     JSON.stringify(runId),
     ...COUNTERS.map((name) => String(counters[name])),
     ending?.itemId ?? '',
     ending?.count ?? '',
     ending?.checkpoint ?? '',
-    String(report.events.length),
-    pageTemplate(report.events),
     report.id ?? '',
     report.moving?.itemId ?? '',
     report.moving?.checkpoint ?? '',
+    child === undefined ? '' : String(child.index),
+    child?.result ?? '',
+    ...eventPieces(report.events),
   ];
-  const child = report.child;
-  if (child !== undefined) args.push(String(child.index), child.result);
   const [last, aborted, left] = (await evalScript(
     redis,
     REPORT,
