@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { nodes as composeNodes } from '../../examples/compose-validate/nodes.ts';
 import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
 import { DEFAULT_QUEUE, startWorker } from '../../src/distributed/worker.ts';
+import type { Dag } from '../../src/document/model.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import type { NodeDefinition } from '../../src/runtime/node.ts';
 import type { EventQuery, RunStore } from '../../src/store/types.ts';
@@ -50,49 +51,36 @@ async function withWorkers<T>(prefix: string, body: () => Promise<T>): Promise<T
   }
 }
 
+/** Runs `items` on two workers and follows the run, with a listener or without; counts the store's event reads. */
+async function followed(dag: Dag, listening: boolean) {
+  const prefix = scratchPrefix();
+  const { store, reads } = await countingStore(prefix);
+  const dispatcher = await createDistributedDispatcher({
+    connection: TEST_REDIS,
+    nodes,
+    policy,
+    prefix,
+    store,
+  });
+  const events: RunEvent[] = [];
+  const onEvent = (event: RunEvent) => events.push(event);
+  try {
+    const result = await withWorkers(
+      prefix,
+      async () => await dispatcher.run(dag, {}, listening ? { items, onEvent } : { items }),
+    );
+    return { result, reads: reads(), events };
+  } finally {
+    await dispatcher.close();
+    await store.close();
+  }
+}
+
 describe('following a distributed run', () => {
   it('reads no events while nobody listens, and answers the same result', { timeout: 60_000 }, async () => {
     const dag = await loadDag('compose-validate');
-    const quiet = await (async () => {
-      const prefix = scratchPrefix();
-      const { store, reads } = await countingStore(prefix);
-      const dispatcher = await createDistributedDispatcher({
-        connection: TEST_REDIS,
-        nodes,
-        policy,
-        prefix,
-        store,
-      });
-      try {
-        const result = await withWorkers(prefix, async () => await dispatcher.run(dag, {}, { items }));
-        return { result, reads: reads() };
-      } finally {
-        await dispatcher.close();
-        await store.close();
-      }
-    })();
-    const heard = await (async () => {
-      const prefix = scratchPrefix();
-      const { store, reads } = await countingStore(prefix);
-      const dispatcher = await createDistributedDispatcher({
-        connection: TEST_REDIS,
-        nodes,
-        policy,
-        prefix,
-        store,
-      });
-      const events: RunEvent[] = [];
-      try {
-        const result = await withWorkers(
-          prefix,
-          async () => await dispatcher.run(dag, {}, { items, onEvent: (event) => events.push(event) }),
-        );
-        return { result, reads: reads(), events };
-      } finally {
-        await dispatcher.close();
-        await store.close();
-      }
-    })();
+    const quiet = await followed(dag, false);
+    const heard = await followed(dag, true);
     // The start and the end of the run, nothing else.
     expect(quiet.reads).toBe(2);
     expect(heard.reads).toBeGreaterThan(2);
