@@ -22,12 +22,15 @@ import { followRun } from './follow.ts';
 import { ITEM_JOB_OPTIONS } from './item-processor.ts';
 import { type ItemJob, JOB_FORMAT } from './job-data.ts';
 import { defaultStorePrefix, runKeys } from './keys.ts';
-import { openLedger } from './ledger.ts';
+import { keepLedger, openLedger } from './ledger.ts';
 import { closeRun } from './run-close.ts';
 import { recordRun } from './run-record.ts';
 import { specOf } from './run-spec.ts';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE } from './worker.ts';
 import { WorkerAdmissions } from './worker-admissions.ts';
+
+/** How long a run's ledger lives when its submitter dies before recording the run (ms): a day. */
+const UNRECORDED_LEDGER_MS = 86_400_000;
 
 /** Options of {@link createDistributedDispatcher}. */
 export interface DistributedDispatcherOptions {
@@ -177,6 +180,14 @@ export async function createDistributedDispatcher(
     const keys = runKeys(prefix, runId);
     const hash = await hashDag(compiled.dag);
     const dagId = compiled.dag.id;
+    // The ledger first, expiring unless kept: a submitter that dies after recording the run leaves a run
+    // that `runs abort` can close (its ledger is there); one that dies before leaves no run and no key.
+    await openLedger(
+      redis,
+      keys,
+      { items: states.length, dag: dagId, storePrefix: store.prefix, nextSeq: 1 },
+      UNRECORDED_LEDGER_MS,
+    );
     await recordRun(
       {
         store,
@@ -190,6 +201,7 @@ export async function createDistributedDispatcher(
       },
       clock,
     );
+    await keepLedger(redis, keys);
     const runStart = { type: 'run.start', dag: dagId, hash, items: states.length };
     await store.commit([
       {
@@ -201,12 +213,6 @@ export async function createDistributedDispatcher(
       keys.spec,
       JSON.stringify(specOf(compiled.dag, library, policy, deadlineAt, states.length)),
     );
-    await openLedger(redis, keys, {
-      items: states.length,
-      dag: dagId,
-      storePrefix: store.prefix,
-      nextSeq: 1,
-    });
     if (states.length === 0) {
       await closeRun({ redis, queue, keys }, runId, store.prefix, clock);
       return;

@@ -105,12 +105,14 @@ return {last, aborted, left}
 
 /**
  * Opens a run's ledger with its start time read from Redis's clock (the one {@link REPORT} reads), so that
- * event times do not depend on the clocks of the machines. ARGV: field/value pairs. Answers the start.
+ * event times do not depend on the clocks of the machines. ARGV: the ledger's time to live in ms (0: none),
+ * then field/value pairs. Answers the start.
  */
 const OPEN = `
 local t = redis.call('TIME')
 local start = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-redis.call('HSET', KEYS[1], 'start', start, unpack(ARGV))
+redis.call('HSET', KEYS[1], 'start', start, unpack(ARGV, 2))
+if tonumber(ARGV[1]) > 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return start
 `;
 
@@ -141,8 +143,18 @@ export interface NewLedger {
   readonly nextSeq: number;
 }
 
-/** Opens a run's ledger; answers the run's start in Redis's time (ms since the epoch). */
-export async function openLedger(redis: Redis, keys: RunKeys, ledger: NewLedger): Promise<number> {
+/**
+ * Opens a run's ledger; answers the run's start in Redis's time (ms since the epoch). With `expireMs`, the
+ * ledger goes by itself after that long unless {@link keepLedger} is called: a submitter opens it before it
+ * records the run, so that no recorded run is without a ledger, and one that dies before recording the run
+ * leaves nothing behind for long.
+ */
+export async function openLedger(
+  redis: Redis,
+  keys: RunKeys,
+  ledger: NewLedger,
+  expireMs = 0,
+): Promise<number> {
   const fields = {
     pending: ledger.items,
     items: ledger.items,
@@ -156,8 +168,14 @@ export async function openLedger(redis: Redis, keys: RunKeys, ledger: NewLedger)
     completed: 0,
     stopped: 0,
   };
-  const start = await redis.eval(OPEN, 1, keys.ledger, ...Object.entries(fields).flat().map(String));
+  const args = [String(expireMs), ...Object.entries(fields).flat().map(String)];
+  const start = await redis.eval(OPEN, 1, keys.ledger, ...args);
   return Number(start);
+}
+
+/** Keeps a ledger opened with an expiry until the run closes (which sets the expiry of a closed run). */
+export async function keepLedger(redis: Redis, keys: RunKeys): Promise<void> {
+  await redis.persist(keys.ledger);
 }
 
 /** An event as a report carries it: its body without `seq`, `time` and `runId`. */

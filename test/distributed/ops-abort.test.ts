@@ -179,6 +179,40 @@ describe('aborting a distributed run', () => {
     }
   });
 
+  it('closes a run whose submitter died right after recording it', { timeout: 30_000 }, async () => {
+    const { store, other, close, prefix } = await setup(false);
+    // A submitter whose process dies once the run is recorded: every later write of it fails.
+    const dying = await scratchRedisStore(`${prefix}store:`);
+    const commit = dying.commit.bind(dying);
+    let commits = 0;
+    dying.commit = (writes) => {
+      commits++;
+      if (commits > 1) return Promise.reject(new Error('the submitter died'));
+      return commit(writes);
+    };
+    const submitter = await createDistributedDispatcher({
+      connection: TEST_REDIS,
+      nodes,
+      policy,
+      prefix,
+      store: dying,
+    });
+    try {
+      await expect(submitter.submit(waiting, {}, { items: [{ name: 'a' }] })).rejects.toThrow('died');
+      const [run] = (await store.listRuns({})).runs;
+      expect(run?.status).toBe('running');
+      const runId = run?.id as string;
+      const outcome = await other.abort(runId, { waitMs: 10_000 });
+      expect(outcome).toEqual({ status: 'aborted', removed: 1 });
+      const ended = await store.listCheckpoints(runId, 'ended');
+      expect(ended.map((c) => [c.itemId, c.ending])).toEqual([['1', { kind: 'aborted', reason: 'queue' }]]);
+    } finally {
+      await submitter.close();
+      await dying.close();
+      await close();
+    }
+  });
+
   it('ends the items of a run whose jobs never reached the queue, once no job of it is left', {
     timeout: 30_000,
   }, async () => {
