@@ -119,6 +119,7 @@ export function fanOut(
     carry.gathered = [];
     return transit(run, prep, state, at, carry, { output: 'done' }, started);
   }
+  const idOfJobs = gatheredJobId(key);
   const childJob = (element: unknown, index: number) => {
     const frame = { kind: 'scatter', dag: dagId, placement: at.key, visit, index } as const;
     const segment = scatterSegment(at.key, index);
@@ -150,7 +151,7 @@ export function fanOut(
     return {
       name: 'item',
       data: job,
-      opts: { ...ITEM_JOB_OPTIONS, jobId: `${gatheredJobId(key)}-${index}` },
+      opts: { ...ITEM_JOB_OPTIONS, jobId: `${idOfJobs}-${index}` },
     };
   };
   return async () => {
