@@ -112,7 +112,8 @@ describe('following a distributed run', () => {
       } finally {
         redis.disconnect();
       }
-      await pause(50);
+      // Time for the follower, started once the jobs are queued, to begin its quiet wait: nothing moves meanwhile.
+      await pause(300);
       const events: RunEvent[] = [];
       const heard = (async () => {
         for await (const event of run) events.push(event);
