@@ -53,6 +53,7 @@ export async function endAbortedJob(
   reportId?: string,
 ): Promise<void> {
   const dag = scope.known.prep.compiled.dag.id;
+  const parts = reportId === undefined ? {} : { id: reportId };
   let child: ChildOf | undefined;
   if (job.kind === 'gathered') {
     const gathered = await readGather(wiring.redis, job.gather);
@@ -61,7 +62,7 @@ export async function endAbortedJob(
       if (parent.child !== undefined) child = parent.child;
       else {
         const ending: Ending = { kind: 'stopped', placement: parent.at, waitingFor: 'node' };
-        await deliverReport(wiring, scope, { ending, state: revive(parent.state) }, reportId);
+        await deliverReport(wiring, scope, { ending, state: revive(parent.state) }, parts);
         return;
       }
     }
@@ -69,9 +70,9 @@ export async function endAbortedJob(
     child = job.child;
   } else {
     const ending: Ending = { kind: 'stopped', placement: job.at, waitingFor: 'queue' };
-    await deliverReport(wiring, scope, { ending, state: revive(job.state) }, reportId);
+    await deliverReport(wiring, scope, { ending, state: revive(job.state) }, parts);
     return;
   }
-  await deliverReport(wiring, scope, undefined, reportId);
+  await deliverReport(wiring, scope, undefined, parts);
   if (child !== undefined) await cancelChild(wiring, job.runId, dag, scope.clock, child);
 }

@@ -64,20 +64,28 @@ export async function runAborted(wiring: Wiring, runId: string, clock: Clock): P
 }
 
 /**
- * Writes a job's report (its events, its counters, an input item's ending, a child's result) to the run's
- * ledger, run store and gather record in one round trip, and closes the run when this ending was the last.
- * Answers, for a child's report, how many children its gather record has left.
+ * Writes a job's report (its events, its counters, an input item's ending, and what {@link ReportParts}
+ * adds) to the run's ledger, run store and gather record in one round trip, and closes the run when this
+ * ending was the last. Answers, for a child's report, how many children its gather record has left.
  */
 export function deliverReport(
   wiring: Wiring,
   scope: JobScope,
   end: { readonly ending: Ending; readonly state: ItemState } | undefined,
-  reportId: string | undefined,
-  moving?: Moving,
-  child?: ChildCount,
+  parts: ReportParts = {},
 ): Promise<number | undefined> {
   const dag = scope.known.prep.compiled.dag.id;
-  return deliver(wiring, scope.runId, dag, scope.clock, scope.report(end), reportId, moving, child);
+  return deliver(wiring, scope.runId, dag, scope.clock, scope.report(end), parts);
+}
+
+/** What a report may carry beside its events, counters and ending. */
+export interface ReportParts {
+  /** The report's id (a job's id and attempt): written once however often it reaches Redis. */
+  readonly id?: string;
+  /** Where the job left an input item between placements, for its checkpoint. */
+  readonly moving?: Moving;
+  /** A scatter or embed child's result, counted off its gather record. */
+  readonly child?: ChildCount;
 }
 
 /** Where a job left an input item between placements, for its checkpoint (see `movingCheckpoint`). */
@@ -100,10 +108,9 @@ export async function deliver(
   dag: string,
   clock: Clock,
   report: Report,
-  reportId?: string,
-  moving?: Moving,
-  child?: ChildCount,
+  parts: ReportParts = {},
 ): Promise<number | undefined> {
+  const { id: reportId, moving, child } = parts;
   const run = await knownRun(wiring, runId, clock);
   // A run whose ledger is gone was closed and forgotten: a job run again after that has nothing to report.
   if (run.storePrefix === undefined) return undefined;

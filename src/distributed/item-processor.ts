@@ -80,7 +80,7 @@ export class ItemProcessor {
     const job = readJob(data);
     const known = await this.runOf(job.runId);
     const scope = new JobScope(known, job.runId, systemClock);
-    const wiring: Wiring = { redis: this.redis, queue: this.queue, keys: runKeys(this.prefix, job.runId) };
+    const wiring: Wiring = { redis: this.redis, queue: this.queue, keys: known.keys };
     // A job of an aborted run runs no node: its item ends aborted.
     if (await runAborted(wiring, job.runId, scope.clock)) return endAbortedJob(wiring, scope, job, reportId);
     let after: After = {};
@@ -142,7 +142,11 @@ export class ItemProcessor {
         after = await this.carryOn(wiring, scope, where, prep, state, at, carry, undefined, job.queued);
       }
     }
-    const left = await deliverReport(wiring, scope, after.end, reportId, after.moving, after.child);
+    const left = await deliverReport(wiring, scope, after.end, {
+      ...(reportId === undefined ? {} : { id: reportId }),
+      ...(after.moving === undefined ? {} : { moving: after.moving }),
+      ...(after.child === undefined ? {} : { child: after.child }),
+    });
     if (after.child !== undefined && left === 0) await addGathered(wiring, job.runId, after.child.gather);
     if (after.spawn !== undefined) await after.spawn();
   }
@@ -270,7 +274,8 @@ export class ItemProcessor {
   }
 
   private async load(runId: string): Promise<KnownRun> {
-    const spec = await readSpec(this.redis, runKeys(this.prefix, runId).spec, runId);
+    const keys = runKeys(this.prefix, runId);
+    const spec = await readSpec(this.redis, keys.spec, runId);
     const admissions = new WorkerAdmissions(this.registry, spec.library, spec.policy);
     const env: RunEnvironment = {
       services: this.services,
@@ -281,7 +286,7 @@ export class ItemProcessor {
       prepareDag: (dag) => admissions.root(dag),
       prepareIri: (iri) => admissions.iri(iri),
     };
-    return { spec, env, prep: admissions.root(spec.dag) };
+    return { spec, env, prep: admissions.root(spec.dag), keys };
   }
 }
 

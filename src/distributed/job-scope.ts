@@ -4,6 +4,7 @@ import { EventStream } from '../runtime/event-stream.ts';
 import { type ItemState, restoreItemState } from '../runtime/item-state.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import { type Ending, RunContext, type RunEnvironment } from '../runtime/runner.ts';
+import type { RunKeys } from './keys.ts';
 import { endingReport, type Report, unstamped } from './report.ts';
 import type { LoadedSpec } from './run-spec.ts';
 
@@ -12,6 +13,8 @@ export interface KnownRun {
   readonly spec: LoadedSpec;
   readonly env: RunEnvironment;
   readonly prep: Prepared;
+  /** The run's Redis keys, made once per run and worker. */
+  readonly keys: RunKeys;
 }
 
 /**
