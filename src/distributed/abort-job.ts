@@ -8,7 +8,7 @@ import { emptyTally } from '../runtime/run-scope.ts';
 import type { Ending } from '../runtime/runner.ts';
 import { deliver, deliverReport } from './deliver.ts';
 import { completeChild, readGather } from './gather-record.ts';
-import type { ChildOf, SwitchyardJob } from './job-data.ts';
+import type { ChildOf, GatheredJob, ItemJob } from './job-data.ts';
 import { type JobScope, revive } from './job-scope.ts';
 import type { Wiring } from './scatter-jobs.ts';
 
@@ -49,7 +49,7 @@ export async function cancelChild(
 export async function endAbortedJob(
   wiring: Wiring,
   scope: JobScope,
-  job: SwitchyardJob,
+  job: ItemJob | GatheredJob,
   reportId?: string,
 ): Promise<void> {
   const dag = scope.known.prep.compiled.dag.id;

@@ -15,8 +15,8 @@ import type { WaitingFor } from '../runtime/run.ts';
 import { emptyTally } from '../runtime/run-scope.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
 import { cancelChild } from './abort-job.ts';
-import { deliver } from './deliver.ts';
-import type { ItemJob } from './job-data.ts';
+import { deliver, itemsEnded } from './deliver.ts';
+import type { ItemJob, PhaseJob } from './job-data.ts';
 import { runKeys } from './keys.ts';
 import { readLedger } from './ledger.ts';
 import type { Wiring } from './scatter-jobs.ts';
@@ -145,16 +145,21 @@ function finished(runId: string, status: RunStatus): SwitchyardError {
 
 /**
  * Takes the run's delayed and waiting item jobs off the queue and ends their items as aborted (a scatter
- * child is counted off its gather as cancelled). A job a worker took meanwhile is left to the worker.
+ * child is counted off its gather as cancelled), and a pre-phase job with them. A job a worker took
+ * meanwhile is left to the worker; so is a post-phase job, since post phases run after an abort too.
  */
 async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): Promise<number> {
   let removed = 0;
   for (const type of ['delayed', 'waiting'] as const) {
     const waitingFor: WaitingFor = type === 'delayed' ? 'backoff' : 'queue';
     for (const job of await wiring.queue.getJobs([type], 0, -1, true)) {
-      const data = job.data as Partial<ItemJob> | undefined;
-      if (data?.runId !== runId || data.kind !== 'item' || data.state === undefined || data.at === undefined)
+      const data = job.data as Partial<ItemJob> | Partial<PhaseJob> | undefined;
+      if (data?.runId !== runId) continue;
+      if (data.kind === 'phase' && data.stage === 'pre') {
+        removed += await removePrePhases(wiring, runId, dag, clock, job, data);
         continue;
+      }
+      if (data.kind !== 'item' || data.state === undefined || data.at === undefined) continue;
       try {
         await job.remove();
       } catch {
@@ -173,4 +178,34 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
     }
   }
   return removed;
+}
+
+/**
+ * Takes a run's waiting pre-phase job off the queue: its phases never ran, and its input items end as
+ * aborted at the entrypoint. Answers how many items it ended.
+ */
+async function removePrePhases(
+  wiring: Wiring,
+  runId: string,
+  dag: string,
+  clock: Clock,
+  job: { remove(): Promise<void> },
+  data: Partial<PhaseJob>,
+): Promise<number> {
+  try {
+    await job.remove();
+  } catch {
+    return 0;
+  }
+  const states = data.states ?? [];
+  for (const state of states) {
+    const ending = { kind: 'stopped', placement: data.entry ?? '', waitingFor: 'queue' } as const;
+    await deliver(wiring, runId, dag, clock, { events: [], tally: emptyTally(), end: { ending, state } });
+  }
+  if (states.length === 0) {
+    const post = (await wiring.redis.hget(wiring.keys.ledger, 'post')) !== null;
+    const prefix = (await wiring.redis.hget(wiring.keys.ledger, 'store')) ?? '';
+    await itemsEnded(wiring, runId, prefix, post, clock);
+  }
+  return states.length;
 }

@@ -1,6 +1,7 @@
 /**
  * The worker's side of a run's bookkeeping: each job's report goes to the run's ledger and run store (one
- * script, see `ledger.ts`); the worker that ends the last input item closes the run (see `run-close.ts`).
+ * script, see `ledger.ts`); the worker that ends the last input item closes the run (see `run-close.ts`), or
+ * adds the job of its post phases, which closes it (see `phase-jobs.ts`).
  * What a worker knows of each run beside its spec (the run store's prefix, whether it was aborted) is kept
  * per connection, refreshed by every report and read again when older than {@link RECHECK_MS}.
  */
@@ -11,6 +12,7 @@ import type { Ending } from '../runtime/runner.ts';
 import type { ItemWait } from '../store/types.ts';
 import type { JobScope } from './job-scope.ts';
 import { type ChildCount, writeReport } from './ledger.ts';
+import { addPostPhases } from './phase-jobs.ts';
 import type { Report } from './report.ts';
 import { closeRun } from './run-close.ts';
 import { endedCheckpoint, movingCheckpoint } from './run-record.ts';
@@ -23,6 +25,8 @@ const REMEMBERED = 10_000;
 
 interface Known {
   readonly storePrefix: string | undefined;
+  /** True when the run has post phases, whose job its last item adds. */
+  readonly post: boolean;
   aborted: boolean;
   checkedAt: number;
 }
@@ -43,10 +47,11 @@ async function knownRun(wiring: Wiring, runId: string, clock: Clock): Promise<Kn
   const runs = runsOf(wiring.redis);
   const had = runs.get(runId);
   if (had !== undefined && clock.now() - had.checkedAt < RECHECK_MS) return had;
-  const [store, aborted] = await wiring.redis.hmget(wiring.keys.ledger, 'store', 'aborted');
+  const [store, aborted, post] = await wiring.redis.hmget(wiring.keys.ledger, 'store', 'aborted', 'post');
   if (runs.size >= REMEMBERED) runs.clear();
   const fresh: Known = {
     storePrefix: store ?? had?.storePrefix,
+    post: post !== null || had?.post === true,
     aborted: aborted !== null,
     checkedAt: clock.now(),
   };
@@ -156,6 +161,21 @@ export async function deliver(
   });
   run.aborted = answer.aborted;
   run.checkedAt = clock.now();
-  if (answer.last) await closeRun(wiring, runId, run.storePrefix, clock);
+  if (answer.last) await itemsEnded(wiring, runId, run.storePrefix, run.post, clock);
   return answer.left;
+}
+
+/**
+ * After a run's last input item ended (or at once, for a run of no items): the job of its post phases,
+ * which closes the run, or the run's close.
+ */
+export function itemsEnded(
+  wiring: Wiring,
+  runId: string,
+  storePrefix: string,
+  post: boolean,
+  clock: Clock,
+): Promise<void> {
+  if (post) return addPostPhases(wiring.queue, runId);
+  return closeRun(wiring, runId, storePrefix, clock);
 }

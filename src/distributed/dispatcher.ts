@@ -18,12 +18,13 @@ import { openRedisStore, RedisRunStore } from '../store/redis.ts';
 import { connectRedis } from '../store/redis-connect.ts';
 import type { RunStore } from '../store/types.ts';
 import { type AbortOutcome, abortRun } from './abort.ts';
+import { itemsEnded } from './deliver.ts';
 import { followRun } from './follow.ts';
 import { ITEM_JOB_OPTIONS } from './item-processor.ts';
 import { type ItemJob, JOB_FORMAT } from './job-data.ts';
 import { defaultStorePrefix, runKeys } from './keys.ts';
 import { keepLedger, openLedger } from './ledger.ts';
-import { closeRun } from './run-close.ts';
+import { addPrePhases } from './phase-jobs.ts';
 import { recordRun } from './run-record.ts';
 import { specOf } from './run-spec.ts';
 import { DEFAULT_PREFIX, DEFAULT_QUEUE } from './worker.ts';
@@ -155,12 +156,6 @@ export async function createDistributedDispatcher(
     }
     const prep = admissions.root(isCompiled(dag) ? dag.dag : dag);
     const compiled = prep.compiled;
-    if (compiled.pre.length > 0 || compiled.post.length > 0) {
-      throw new SwitchyardError(
-        'E_INPUT',
-        `DAG '${compiled.dag.id}' has phase placements, which distributed runs do not run yet; run it with createDispatcher`,
-      );
-    }
     const entry =
       runOptions.entrypoint === undefined
         ? compiled.entrypoints[0]
@@ -185,7 +180,13 @@ export async function createDistributedDispatcher(
     await openLedger(
       redis,
       keys,
-      { items: states.length, dag: dagId, storePrefix: store.prefix, nextSeq: 1 },
+      {
+        items: states.length,
+        dag: dagId,
+        storePrefix: store.prefix,
+        nextSeq: 1,
+        post: compiled.post.length > 0,
+      },
       UNRECORDED_LEDGER_MS,
     );
     await recordRun(
@@ -213,9 +214,10 @@ export async function createDistributedDispatcher(
       keys.spec,
       JSON.stringify(specOf(compiled.dag, library, policy, deadlineAt, states.length)),
     );
+    // Pre phases run in a worker, whose job adds the items' jobs once they succeed.
+    if (compiled.pre.length > 0) return addPrePhases(queue, runId, entry.key, states);
     if (states.length === 0) {
-      await closeRun({ redis, queue, keys }, runId, store.prefix, clock);
-      return;
+      return itemsEnded({ redis, queue, keys }, runId, store.prefix, compiled.post.length > 0, clock);
     }
     await queue.addBulk(
       states.map((state) => {

@@ -144,5 +144,5 @@ export async function storedResult(
     .sort((a, b) => Number(a.itemId) - Number(b.itemId))
     .map(endedOf);
   const tally = ledger?.counters ?? emptyTally();
-  return assembleResult(runId, dag, hash, ended, { ...tally }, durationMs);
+  return assembleResult(runId, dag, hash, ended, { ...tally }, durationMs, ledger?.phaseErrors ?? []);
 }

@@ -29,6 +29,7 @@ import { journalInStore } from './journal-sink.ts';
 import { runKeys } from './keys.ts';
 import { later, leaveForAnother, type ProcessorFaults } from './later-jobs.ts';
 import type { ChildCount } from './ledger.ts';
+import { runPhaseJob } from './phase-processor.ts';
 import { readSpec } from './run-spec.ts';
 import {
   addGathered,
@@ -81,6 +82,10 @@ export class ItemProcessor {
     const known = await this.runOf(job.runId);
     const scope = new JobScope(known, job.runId, systemClock);
     const wiring: Wiring = { redis: this.redis, queue: this.queue, keys: known.keys };
+    if (job.kind === 'phase') {
+      const work = { wiring, scope, store: this.store, faults: this.faults };
+      return runPhaseJob(work, job, reportId);
+    }
     // A job of an aborted run runs no node: its item ends aborted.
     if (await runAborted(wiring, job.runId, scope.clock)) return endAbortedJob(wiring, scope, job, reportId);
     let after: After = {};

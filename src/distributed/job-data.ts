@@ -2,8 +2,12 @@ import { SwitchyardError } from '../errors.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { HandedBack } from './hand-back.ts';
 
-/** The format of the jobs this version writes; a worker refuses jobs of a newer one. */
-export const JOB_FORMAT = 1;
+/**
+ * The format of the jobs and run specs this version writes; a worker refuses jobs of a newer one. Format 2
+ * added phase jobs, and a run's last item adding its post phases' job rather than closing the run, which a
+ * worker of format 1 would not do.
+ */
+export const JOB_FORMAT = 2;
 
 /** Where a child item reports its ending: the gather record of its scatter or embed execution, and its index. */
 export interface ChildOf {
@@ -49,8 +53,24 @@ export interface GatheredJob {
   readonly gather: string;
 }
 
+/**
+ * The job that runs a run's pre phases (then adds its input items' jobs) or its post phases (then closes the
+ * run), with the run's own phase item (`id` 'run'); see `phase-jobs.ts`.
+ */
+export interface PhaseJob {
+  readonly v: number;
+  readonly kind: 'phase';
+  readonly runId: string;
+  readonly stage: 'pre' | 'post';
+  /** For the pre phases: the entrypoint and the input items, whose jobs are added once the phases succeed. */
+  readonly entry?: string;
+  readonly states?: readonly ItemState[];
+  /** Present when workers that lack a phase's node handed the job back (see `hand-back.ts`). */
+  readonly handedBack?: HandedBack;
+}
+
 /** Any job of a Switchyard queue. */
-export type SwitchyardJob = ItemJob | GatheredJob;
+export type SwitchyardJob = ItemJob | GatheredJob | PhaseJob;
 
 /** The format of a job written by a newer version (so this worker leaves it for a newer one), else undefined. */
 export function newerFormat(data: unknown): number | undefined {
@@ -85,6 +105,11 @@ export function readJob(data: unknown): SwitchyardJob {
   }
   if (typeof job.runId !== 'string') throw new SwitchyardError('E_INPUT', 'a job on the queue names no run');
   if (job.kind === 'gathered' && typeof job.gather === 'string') return job as unknown as GatheredJob;
+  if (job.kind === 'phase') {
+    const stage = (job as { stage?: unknown }).stage;
+    if (stage === 'pre' || stage === 'post') return job as unknown as PhaseJob;
+    throw new SwitchyardError('E_INPUT', `a phase job of run '${job.runId}' names no stage`);
+  }
   if (job.kind !== 'item' || typeof job.at !== 'string' || typeof job.state !== 'object') {
     throw new SwitchyardError('E_INPUT', `a job of run '${job.runId}' lacks its placement or item state`);
   }

@@ -5,13 +5,16 @@
  * time, ms, when the run was submitted), `dag`, `store` (the prefix of the Redis run store the run is
  * recorded in), the counters `executions`, `retries`, `salvages`, `exhausted`, the ending counts
  * `completed` and `stopped`, `aborted` (the reason, once someone asked for an abort), `closing` (the seq of
- * the run's `run.end`) and `closed`.
+ * the run's `run.end`) and `closed`. A run with phases adds `post` (1 when it has post phases), `runItem` (the
+ * run's own phase item once its pre phases ran), `added` (input items whose jobs its pre-phase job added)
+ * and `phaseErrors` (a JSON list of the phases that failed); see `phase-processor.ts`.
  *
  * A job's report goes to Redis in one script (see {@link REPORT}): its events, numbered from the run-wide
  * `seq`, as one span of the run store's events; its counters; and an input item's ending, as the item's
  * checkpoint in the run store, counted off `pending` once however often a stalled job runs again.
  */
 import type { Redis } from 'ioredis';
+import type { PhaseError } from '../runtime/run.ts';
 import { redisKeys } from '../store/redis-keys.ts';
 import { COUNT_OFF } from './gather-record.ts';
 import type { RunKeys } from './keys.ts';
@@ -141,6 +144,8 @@ export interface NewLedger {
   readonly storePrefix: string;
   /** The seq of the first event the workers write (the submitter wrote those before it). */
   readonly nextSeq: number;
+  /** True when the run has post phases: its last item then adds their job rather than closing the run. */
+  readonly post?: boolean;
 }
 
 /**
@@ -167,6 +172,7 @@ export async function openLedger(
     exhausted: 0,
     completed: 0,
     stopped: 0,
+    ...(ledger.post === true ? { post: 1 } : {}),
   };
   const args = [String(expireMs), ...Object.entries(fields).flat().map(String)];
   const start = await redis.eval(OPEN, 1, keys.ledger, ...args);
@@ -303,6 +309,8 @@ export interface LedgerView {
   /** The reason given with an abort request. */
   readonly aborted?: string;
   readonly closed: boolean;
+  /** The phases that failed, in the order they ran. */
+  readonly phaseErrors: readonly PhaseError[];
 }
 
 /** Reads a run's ledger. */
@@ -326,5 +334,43 @@ export async function readLedger(redis: Redis, keys: RunKeys): Promise<LedgerVie
     },
     ...(fields.aborted === undefined ? {} : { aborted: fields.aborted }),
     closed: fields.closed !== undefined,
+    phaseErrors: phaseErrorsOf(fields.phaseErrors),
   };
+}
+
+/** The `phaseErrors` field of a ledger, read back; a field that is not a list reads as none. */
+function phaseErrorsOf(text: string | undefined): readonly PhaseError[] {
+  if (text === undefined) return [];
+  const parsed: unknown = JSON.parse(text);
+  return Array.isArray(parsed) ? (parsed as PhaseError[]) : [];
+}
+
+/**
+ * Records that a stage of phases ran: ARGV[1] (`runItem` or `postDone`) set to ARGV[2], and ARGV[3], the
+ * failed phase as JSON (empty for none), added to `phaseErrors`. Writes nothing once the ledger is gone.
+ */
+const END_PHASES = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+if ARGV[3] == '' then return 1 end
+local text = redis.call('HGET', KEYS[1], 'phaseErrors')
+local list = '[' .. ARGV[3] .. ']'
+if text and text ~= '[]' then list = string.sub(text, 1, -2) .. ',' .. ARGV[3] .. ']' end
+redis.call('HSET', KEYS[1], 'phaseErrors', list)
+return 1
+`;
+
+/**
+ * Records in the run's ledger, in one script, that a stage of phases ran: `field` set to `value` (the run
+ * item after the pre phases, a mark after the post phases) and the failed phase, if one failed.
+ */
+export async function endPhases(
+  redis: Redis,
+  keys: RunKeys,
+  field: 'runItem' | 'postDone',
+  value: string,
+  failure: PhaseError | undefined,
+): Promise<void> {
+  const error = failure === undefined ? '' : JSON.stringify(failure);
+  await redis.eval(END_PHASES, 1, keys.ledger, field, value, error);
 }

@@ -1,6 +1,6 @@
 import type { ItemState } from '../runtime/item-state.ts';
 import { ResultLists } from '../runtime/result-lists.ts';
-import type { RunResult } from '../runtime/run.ts';
+import type { PhaseError, RunResult } from '../runtime/run.ts';
 import type { EndingReport, Tally } from './report.ts';
 
 /** An input item's ending as the submitter received it. */
@@ -9,10 +9,18 @@ export interface Ended {
   readonly state: ItemState;
 }
 
-/** A run's status from its endings: aborted when an item was stopped, completed when every item completed. */
-export function closingStatus(items: number, completed: number, stopped: number): RunResult['status'] {
+/**
+ * A run's status from its endings and its failed phases: aborted when an item was stopped, completed when
+ * every item completed and no phase failed, else failed.
+ */
+export function closingStatus(
+  items: number,
+  completed: number,
+  stopped: number,
+  phaseErrors = 0,
+): RunResult['status'] {
   if (stopped > 0) return 'aborted';
-  return completed === items ? 'completed' : 'failed';
+  return completed === items && phaseErrors === 0 ? 'completed' : 'failed';
 }
 
 /**
@@ -26,6 +34,7 @@ export function assembleResult(
   ended: readonly Ended[],
   tally: Tally,
   durationMs: number,
+  phaseErrors: readonly PhaseError[] = [],
 ): RunResult {
   const lists = new ResultLists();
   for (const { ending, state } of ended) {
@@ -34,7 +43,7 @@ export function assembleResult(
     else lists.stopped(state, ending.placement, ending.waitingFor);
   }
   const { items, failures, aborted, byTerminal, completed } = lists;
-  const status = closingStatus(ended.length, completed, aborted.length);
+  const status = closingStatus(ended.length, completed, aborted.length, phaseErrors.length);
   return {
     runId,
     dag,
@@ -43,7 +52,7 @@ export function assembleResult(
     items,
     failures,
     aborted,
-    phaseErrors: [],
+    phaseErrors,
     stats: { ...tally, durationMs, byTerminal },
   };
 }

@@ -1,6 +1,6 @@
 /**
  * Closing a distributed run, done by the worker whose job ended its last input item (or by the process
- * that aborted it, when that ended the last item): the run's `run.end` event and final status go to the run
+ * that aborted it, when that ended the last item), or by the job of the run's post phases: the run's `run.end` event and final status go to the run
  * store in one batch, and the run's working keys are deleted. The ledger stays a day, so that a follower
  * reads the run's counters after its end; then Redis expires it.
  */
@@ -30,7 +30,7 @@ export async function closeRun(
   const reserved = await reserveClosing(redis, keys);
   const ledger = reserved === undefined ? undefined : await readLedger(redis, keys);
   if (reserved === undefined || ledger === undefined || ledger.closed) return;
-  const status = closingStatus(ledger.items, ledger.completed, ledger.stopped);
+  const status = closingStatus(ledger.items, ledger.completed, ledger.stopped, ledger.phaseErrors.length);
   const durationMs = Math.max(0, reserved.now - ledger.start);
   const body = {
     seq: reserved.seq,

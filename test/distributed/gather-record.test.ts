@@ -76,7 +76,7 @@ describe('gather record', () => {
 describe('job data', () => {
   it('refuses a job of a newer format with one line saying to upgrade', () => {
     expect(() => readJob({ v: JOB_FORMAT + 1, kind: 'item', runId: 'r' })).toThrow(
-      /newer than this worker's 1; upgrade the worker/,
+      new RegExp(`newer than this worker's ${JOB_FORMAT}; upgrade the worker`),
     );
     expect(() => readJob({ hello: 1 })).toThrow(/not a Switchyard job/);
   });

@@ -1,0 +1,196 @@
+/**
+ * A distributed run's phases, carried by a worker as a local run carries them: the pre phases before any
+ * input item starts, the post phases once every item ended (after an abort too), each phase once, with the
+ * run's own phase item (`id` 'run'), whose data the pre phases leave for the post phases in the run's
+ * ledger. A pre phase that fails fails every input item; a phase that fails is in the run result's
+ * `phaseErrors` and fails the run. A job run again after its worker died does not run its phases again
+ * once their outcome is in the ledger.
+ */
+import type { CompiledPlacement } from '../graph/compile.ts';
+import type { ClassifiedError } from '../runtime/error-summary.ts';
+import { createItemState, type ItemState, restoreItemState } from '../runtime/item-state.ts';
+import { POST_PHASE_DEADLINE_MS, runPhases } from '../runtime/phases.ts';
+import type { Prepared } from '../runtime/prepare.ts';
+import type { PhaseError } from '../runtime/run.ts';
+import type { RunStore } from '../store/types.ts';
+import { deliverReport, itemsEnded, runAborted } from './deliver.ts';
+import { handBackDelay } from './hand-back.ts';
+import { type ItemJob, JOB_FORMAT, type PhaseJob } from './job-data.ts';
+import { JobScope, revive } from './job-scope.ts';
+import { journalInStore } from './journal-sink.ts';
+import type { ProcessorFaults } from './later-jobs.ts';
+import { endPhases, readLedger } from './ledger.ts';
+import { handPhasesBack } from './phase-jobs.ts';
+import { closingStatus } from './result.ts';
+import { closeRun } from './run-close.ts';
+import { ITEM_JOB_OPTIONS, type Wiring } from './scatter-jobs.ts';
+
+/** How many input items' jobs a pre-phase job adds in one round trip. */
+const ADD_CHUNK = 256;
+
+/** What a phase job runs with. */
+export interface PhaseWork {
+  readonly wiring: Wiring;
+  readonly scope: JobScope;
+  /** The run store `ctx.step` values are committed to, when the worker was given one. */
+  readonly store: RunStore | undefined;
+  readonly faults: ProcessorFaults;
+}
+
+/** Carries a phase job: its phases, then the input items' jobs (pre) or the run's close (post). */
+export function runPhaseJob(work: PhaseWork, job: PhaseJob, reportId?: string): Promise<void> {
+  return job.stage === 'pre' ? runPre(work, job, reportId) : runPost(work, job, reportId);
+}
+
+async function runPre(work: PhaseWork, job: PhaseJob, reportId: string | undefined): Promise<void> {
+  const { wiring, scope } = work;
+  const { redis, keys } = wiring;
+  const prep = scope.known.prep;
+  const entry = job.entry ?? prep.compiled.entrypoints[0]?.key ?? '';
+  const states = (job.states ?? []).map(revive);
+  const [saved, addedText, storePrefix, post] = await redis.hmget(
+    keys.ledger,
+    'runItem',
+    'added',
+    'store',
+    'post',
+  );
+  // A run whose ledger is gone was closed and forgotten.
+  if (typeof storePrefix !== 'string') return;
+  const added = Number(addedText ?? 0);
+  const ended = () => itemsEnded(wiring, job.runId, storePrefix, typeof post === 'string', scope.clock);
+  if (typeof saved !== 'string' && (await runAborted(wiring, job.runId, scope.clock))) {
+    // Aborted before the phases ran: no node runs, and the items end where they were recorded.
+    for (const state of states) {
+      const ending = { kind: 'stopped', placement: entry, waitingFor: 'queue' } as const;
+      await deliverReport(wiring, new JobScope(scope.known, job.runId, scope.clock), { ending, state });
+    }
+    if (states.length === 0) await ended();
+    return;
+  }
+  let failure: PhaseError | undefined;
+  if (typeof saved !== 'string') {
+    if (await handedBack(work, job, prep, prep.compiled.pre)) return;
+    const runItem = createItemState('run', { items: states.length });
+    if (work.store !== undefined) await journalInStore(work.store, job.runId, runItem);
+    failure = await runPhases(scope.run, prep, prep.compiled.pre, runItem, scope.run);
+    await deliverReport(wiring, scope, undefined, reportId === undefined ? {} : { id: reportId });
+    await endPhases(redis, keys, 'runItem', JSON.stringify(runItem), failure);
+  } else {
+    failure = (await readLedger(redis, keys))?.phaseErrors[0];
+  }
+  if (failure !== undefined) {
+    const error = preFailure(failure);
+    const dagId = prep.compiled.dag.id;
+    for (const state of states) {
+      const itemScope = new JobScope(scope.known, job.runId, scope.clock);
+      const ending = itemScope.run.failed(dagId, state, failure.placement, error);
+      await deliverReport(wiring, itemScope, { ending, state });
+    }
+  } else {
+    await addInputs(wiring, job.runId, entry, states, added);
+  }
+  if (states.length === 0) await ended();
+}
+
+/**
+ * Adds the jobs of the input items from `from` on, a chunk at a time, counting them in the ledger's
+ * `added` after each chunk, so that a pre-phase job run again adds only the items it had not added.
+ */
+async function addInputs(
+  wiring: Wiring,
+  runId: string,
+  entry: string,
+  states: readonly ItemState[],
+  from: number,
+): Promise<void> {
+  for (let start = from; start < states.length; start += ADD_CHUNK) {
+    const chunk = states.slice(start, start + ADD_CHUNK);
+    await wiring.queue.addBulk(
+      chunk.map((state) => {
+        const data: ItemJob = { v: JOB_FORMAT, kind: 'item', runId, at: entry, state, delays: [] };
+        return { name: 'item', data, opts: ITEM_JOB_OPTIONS };
+      }),
+    );
+    await wiring.redis.hset(wiring.keys.ledger, 'added', start + chunk.length);
+  }
+}
+
+async function runPost(work: PhaseWork, job: PhaseJob, reportId: string | undefined): Promise<void> {
+  const { wiring, scope } = work;
+  const { redis, keys } = wiring;
+  const prep = scope.known.prep;
+  const ledger = await readLedger(redis, keys);
+  if (ledger === undefined || ledger.closed) return;
+  const [saved, done] = await redis.hmget(keys.ledger, 'runItem', 'postDone');
+  if (typeof done !== 'string') {
+    if (await handedBack(work, job, prep, prep.compiled.post)) return;
+    const runItem =
+      typeof saved !== 'string'
+        ? createItemState('run', { items: ledger.items })
+        : restoreItemState(JSON.parse(saved) as ItemState);
+    if (work.store !== undefined) await journalInStore(work.store, job.runId, runItem);
+    const { items, completed, stopped } = ledger;
+    runItem.data.status = closingStatus(items, completed, stopped, ledger.phaseErrors.length);
+    runItem.data.completed = completed;
+    runItem.data.failed = items - completed;
+    // Post phases run after an abort too, on a signal of their own, each bounded by its deadline.
+    const failure = await runPhases(
+      scope.run,
+      prep,
+      prep.compiled.post,
+      runItem,
+      { signal: new AbortController().signal },
+      POST_PHASE_DEADLINE_MS,
+    );
+    await deliverReport(wiring, scope, undefined, reportId === undefined ? {} : { id: reportId });
+    await endPhases(redis, keys, 'postDone', '1', failure);
+  }
+  await closeRun(wiring, job.runId, ledger.storePrefix, scope.clock);
+}
+
+/**
+ * Hands the job back for another worker when this one lacks the node of one of `phases`, saying so once per
+ * node; answers false once the job was handed back for the give-up time, when the phases run and the one
+ * whose node no worker registers fails with `E_NODE_NOT_REGISTERED`.
+ */
+async function handedBack(
+  work: PhaseWork,
+  job: PhaseJob,
+  prep: Prepared,
+  phases: readonly CompiledPlacement[],
+): Promise<boolean> {
+  let lacking: { readonly at: CompiledPlacement; readonly node: string } | undefined;
+  for (const at of phases) {
+    const iri = prep.nodeIris[at.index];
+    if (iri !== undefined && prep.nodes[at.index] === undefined) {
+      lacking = { at, node: iri };
+      break;
+    }
+  }
+  if (lacking === undefined) return false;
+  const { at, node } = lacking;
+  const { log, handBack } = work.faults;
+  log.say(
+    `node ${node}`,
+    () =>
+      `switchyard worker: this worker does not register node '${node}' (phase '${at.key}' of DAG '${prep.compiled.dag.id}'); it leaves such jobs for workers that do. Add the node to this worker's --nodes module, or start a worker that registers it`,
+  );
+  const now = work.scope.clock.wallNow();
+  const since = job.handedBack?.since ?? now;
+  if (now - since >= handBack.giveUpAfterMs) return false;
+  const times = (job.handedBack?.times ?? 0) + 1;
+  await handPhasesBack(work.wiring.queue, job, { since, times }, handBackDelay(handBack, times));
+  return true;
+}
+
+/** The error every input item fails with when pre phase `failure.placement` failed, as in one process. */
+function preFailure(failure: PhaseError): ClassifiedError {
+  return {
+    engineCode: failure.error.code,
+    code: failure.error.code,
+    message: `pre phase '${failure.placement}' failed: ${failure.error.message}`,
+    retryable: failure.error.retryable,
+    kind: failure.error.kind ?? 'error',
+  };
+}
