@@ -41,7 +41,7 @@ import {
   type Whereabouts,
   type Wiring,
 } from './scatter-jobs.ts';
-import { queueDelay, releaseSlot, slotOf, takeSlot } from './slots.ts';
+import { childSlotOf, queueDelay, releaseSlot, type Slot, slotOf, takeSlot } from './slots.ts';
 import { lacksNode, WorkerAdmissions } from './worker-admissions.ts';
 
 export { ITEM_JOB_OPTIONS } from './scatter-jobs.ts';
@@ -89,6 +89,8 @@ export class ItemProcessor {
     // A job of an aborted run runs no node: its item ends aborted.
     if (await runAborted(wiring, job.runId, scope.clock)) return endAbortedJob(wiring, scope, job, reportId);
     let after: After = {};
+    // The scatter child this job carries, whose slot is given back once it ended.
+    let child: { readonly state: ItemState; readonly of: ChildOf } | undefined;
     if (job.kind === 'gathered') {
       const gathered = await readGather(this.redis, job.gather);
       if (gathered !== undefined) {
@@ -96,6 +98,7 @@ export class ItemProcessor {
         const where = whereabouts(parent.dag, parent.child);
         const prep = this.prepared(scope, where.dag, job.runId);
         const state = revive(parent.state);
+        if (parent.child !== undefined) child = { state, of: parent.child };
         if (this.store !== undefined) await journalInStore(this.store, job.runId, state);
         const carry = carryOf(parent.delays);
         const at = placementOf(prep, parent.at, job.runId);
@@ -120,10 +123,19 @@ export class ItemProcessor {
       const where = whereabouts(job.dag, job.child);
       const prep = this.prepared(scope, job.dag, job.runId);
       const state = revive(job.state);
+      if (job.child !== undefined) child = { state, of: job.child };
       if (this.store !== undefined) await journalInStore(this.store, job.runId, state);
       const at = placementOf(prep, job.at, job.runId);
       const missing = job.child?.body === 'node' || !fansOut(at) ? lacksNode(prep, at.index) : undefined;
-      if (missing !== undefined && !scope.pastDeadline) {
+      // A scatter child runs in a slot of its scatter's written concurrency, across every worker.
+      const slot = scope.pastDeadline ? undefined : this.childSlot(scope, state, job.child);
+      if (slot !== undefined && !(await takeSlot(this.redis, slot))) {
+        const tries = (job.queued ?? 0) + 1;
+        const delays = carryOf(job.delays);
+        after = {
+          spawn: later(wiring, job.runId, where, at, state, delays, queueDelay(tries), undefined, tries),
+        };
+      } else if (missing !== undefined && !scope.pastDeadline) {
         after = this.handBack(
           wiring,
           scope,
@@ -136,9 +148,13 @@ export class ItemProcessor {
           job.handedBack,
         );
       } else if (job.child?.body === 'node') {
-        const pending = bodyOutcome(scope.run, prep, at, state);
-        const outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
-        after = { child: childCount(job.child, bodyResult(state, outcome)) };
+        try {
+          const pending = bodyOutcome(scope.run, prep, at, state);
+          const outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
+          after = { child: childCount(job.child, bodyResult(state, outcome)) };
+        } finally {
+          if (slot !== undefined) await releaseSlot(this.redis, slot);
+        }
       } else if (scope.pastDeadline) {
         // The run deadline is checked when a delayed job fires, as the in-process run stops a back-off.
         after = this.ending(where, state, scope.deadlineEnding(prep, state, at.key));
@@ -152,6 +168,11 @@ export class ItemProcessor {
       ...(after.moving === undefined ? {} : { moving: after.moving }),
       ...(after.child === undefined ? {} : { child: after.child }),
     });
+    // A sub-DAG's child that ended gives its slot back once it is counted.
+    if (after.child !== undefined && child?.of.body === 'dag') {
+      const slot = this.childSlot(scope, child.state, child.of);
+      if (slot !== undefined) await releaseSlot(this.redis, slot);
+    }
     if (after.child !== undefined && left === 0) await addGathered(wiring, job.runId, after.child.gather);
     if (after.spawn !== undefined) await after.spawn();
   }
@@ -256,6 +277,22 @@ export class ItemProcessor {
     if (where.child === undefined) return { end: { ending, state } };
     const result = where.child.body === 'embed' ? embedResult(state, ending) : endingResult(state, ending);
     return { child: childCount(where.child, result) };
+  }
+
+  /**
+   * The slot a scatter child needs (see `childSlotOf`): of the scatter in its innermost frame, when the
+   * policy writes a concurrency for it; none for an embed's child.
+   */
+  private childSlot(scope: JobScope, state: ItemState, of: ChildOf | undefined): Slot | undefined {
+    if (of === undefined || of.body === 'embed') return undefined;
+    const frame = state.frames?.at(-1);
+    if (frame?.kind !== 'scatter') return undefined;
+    const known = scope.known;
+    const prep = frame.dag === known.prep.compiled.dag.id ? known.prep : known.env.prepareIri(frame.dag);
+    const at = prep?.compiled.byKey.get(frame.placement);
+    if (prep === undefined || at === undefined) return undefined;
+    const holder = `${state.id}@${frame.visit}`;
+    return childSlotOf(known.spec.policy, prep, at, known.keys, holder, of.body);
   }
 
   /** The prepared document of an item, or an error naming the run. */

@@ -1,5 +1,5 @@
 /**
- * A task placement's concurrency across workers. A `concurrency` the policy writes bounds the items of one
+ * A task placement's concurrency across workers, and a scatter's (its children in flight). A `concurrency` the policy writes bounds the items of one
  * run executing a placement at once, whichever worker carries them: each execution holds a slot, a member
  * of a sorted set per run and placement scored by the time (Redis's clock) its lease ends. A slot is given
  * back when the execution ends; the slot of a worker that died frees itself when its lease ends. An item
@@ -70,6 +70,33 @@ export function slotOf(
     key: `${keys.base}:slots:${prep.compiled.dag.id}#${at.key}`,
     // The item's path and the visit it is about to make: one holder per execution, the same for a job run again.
     holder: `${state.id}@${(ownValue(state.visits, at.key) ?? 0) + 1}`,
+    limit: Math.max(1, limit),
+    leaseMs: deadline === undefined ? LEASE_WITHOUT_DEADLINE_MS : deadline + LEASE_MARGIN_MS,
+  };
+}
+
+/**
+ * The slot a scatter child of `at` needs while it runs, when the policy writes a concurrency for the
+ * scatter: as in one process, the limit bounds the children in flight of every execution of the scatter in
+ * the run. A node body's child holds it while the node runs (the scatter's deadline bounds its lease); a
+ * sub-DAG's child from its first job until it ends, each of its jobs taking it again, which renews the
+ * lease. `holder` names the child and the scatter's visit.
+ */
+export function childSlotOf(
+  policy: RuntimePolicy,
+  prep: Prepared,
+  at: CompiledPlacement,
+  keys: RunKeys,
+  holder: string,
+  body: 'node' | 'dag',
+): Slot | undefined {
+  if (at.placement.kind !== 'scatter') return undefined;
+  const limit = limitsOf(policy, prep)[at.index];
+  if (limit === undefined || !Number.isFinite(limit)) return undefined;
+  const deadline = body === 'node' ? prep.timings[at.index]?.deadlineMs : undefined;
+  return {
+    key: `${keys.base}:slots:${prep.compiled.dag.id}#${at.key}`,
+    holder,
     limit: Math.max(1, limit),
     leaseMs: deadline === undefined ? LEASE_WITHOUT_DEADLINE_MS : deadline + LEASE_MARGIN_MS,
   };

@@ -1,0 +1,142 @@
+/**
+ * A scatter's concurrency written in the policy bounds its children in flight across workers, as it bounds
+ * them in one process: two workers with four slots each never have more children of the scatter running
+ * than the limit, for a node body (a child runs while its node does) and for a sub-DAG body (a child runs
+ * from its first job until it ends, a Retry-After wait between included). Children meet at a rendezvous:
+ * each waits until `goal` are in flight at once, or `patience` passes, so the limit is reached whenever it
+ * allows, however slow the machine. Real Redis; every key is removed.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
+import { startWorker } from '../../src/distributed/worker.ts';
+import { dag } from '../../src/document/builder.ts';
+import { libraryOf } from '../../src/document/load.ts';
+import type { Dag, DagLibrary } from '../../src/document/model.ts';
+import type { PolicyInput } from '../../src/policy/types.ts';
+import { defineNode, type NodeDefinition } from '../../src/runtime/node.ts';
+import { removeScratchKeys, scratchPrefix, TEST_REDIS } from '../store/redis-scratch.ts';
+
+afterAll(removeScratchKeys);
+
+/** Children in flight now, the most at once, and the rendezvous. */
+const flight = { now: 0, most: 0, goal: 3, patience: 300 };
+
+async function meet(): Promise<void> {
+  const giveUp = Date.now() + flight.patience;
+  while (flight.most < flight.goal && Date.now() < giveUp) {
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A node body: the child is in flight while it runs. */
+const body = defineNode({
+  id: 'urn:test:sc:body',
+  outputs: ['ok'],
+  run: async (item) => {
+    flight.now++;
+    flight.most = Math.max(flight.most, flight.now);
+    await meet();
+    flight.now--;
+    item.data.result = Number(item.data.item) * 2;
+    return 'ok';
+  },
+});
+
+/** A sub-DAG body: the child is in flight from `start` (whose first visit waits out a Retry-After) to `finish`. */
+const start = defineNode({
+  id: 'urn:test:sc:start',
+  outputs: ['ok', 'later'],
+  run: (_item, ctx) => {
+    if (ctx.visit > 1) return 'ok';
+    flight.now++;
+    flight.most = Math.max(flight.most, flight.now);
+    return { output: 'later', retryAfter: 20 };
+  },
+});
+const finish = defineNode({
+  id: 'urn:test:sc:finish',
+  outputs: ['ok'],
+  run: async (item) => {
+    await meet();
+    flight.now--;
+    item.data.result = Number(item.data.item) * 2;
+    return 'ok';
+  },
+});
+const nodes = [body, start, finish] as unknown as NodeDefinition<string, never>[];
+
+const child = dag('urn:test:sc:child', { name: 'child', version: '1' })
+  .budget('later', 2)
+  .entry('start')
+  .task('start', 'urn:test:sc:start')
+  .route('ok', 'finish')
+  .retry('later', 'start', { budget: 'later', exhausted: 'gave_up' })
+  .task('finish', 'urn:test:sc:finish')
+  .route('ok', 'done')
+  .terminal('done', 'completed')
+  .terminal('gave_up', 'failed')
+  .build();
+
+function fanned(over: { node: string } | { dag: string }): Dag {
+  return dag('urn:test:sc:parent', { name: 'parent', version: '1' })
+    .entry('fan')
+    .scatter('fan', { items: '/xs', ...over })
+    .route('done', 'join')
+    .gather('join', { into: '/out', reducer: 'collect' })
+    .route('completed', 'ok')
+    .terminal('ok', 'completed')
+    .build();
+}
+
+async function run(doc: Dag, policy: PolicyInput, library?: DagLibrary) {
+  const prefix = scratchPrefix();
+  const workers = await Promise.all([
+    startWorker({ connection: TEST_REDIS, nodes, prefix, concurrency: 4 }),
+    startWorker({ connection: TEST_REDIS, nodes, prefix, concurrency: 4 }),
+  ]);
+  const dispatcher = await createDistributedDispatcher({
+    connection: TEST_REDIS,
+    nodes,
+    policy,
+    prefix,
+    ...(library === undefined ? {} : { library }),
+  });
+  Object.assign(flight, { now: 0, most: 0 });
+  try {
+    const items = [{ xs: [1, 2, 3, 4, 5] }, { xs: [6, 7, 8, 9] }];
+    const result = await dispatcher.run(doc, {}, { items });
+    const out = result.items.map((i) => i.data.out);
+    return { status: result.status, out, most: flight.most };
+  } finally {
+    await dispatcher.close();
+    await Promise.all(workers.map((w) => w.close()));
+  }
+}
+
+const doubled = [
+  [2, 4, 6, 8, 10],
+  [12, 14, 16, 18],
+];
+
+describe('a scatter concurrency limit across workers', () => {
+  it('bounds the children of a node body in flight', { timeout: 30_000 }, async () => {
+    const limited = await run(fanned({ node: 'urn:test:sc:body' }), {
+      placements: { fan: { concurrency: 2 } },
+    });
+    expect(limited).toEqual({ status: 'completed', out: doubled, most: 2 });
+    // Without a written limit the workers' eight slots are the bound.
+    const free = await run(fanned({ node: 'urn:test:sc:body' }), {});
+    expect(free.most).toBeGreaterThan(2);
+    expect(free.out).toEqual(doubled);
+  });
+
+  it('bounds the children of a sub-DAG body in flight, waits included', { timeout: 30_000 }, async () => {
+    const library = libraryOf([child]);
+    const doc = fanned({ dag: 'urn:test:sc:child' });
+    const limited = await run(doc, { placements: { 'urn:test:sc:parent#fan': { concurrency: 2 } } }, library);
+    expect(limited).toEqual({ status: 'completed', out: doubled, most: 2 });
+    const free = await run(doc, {}, library);
+    expect(free.most).toBeGreaterThan(2);
+    expect(free.out).toEqual(doubled);
+  });
+});
