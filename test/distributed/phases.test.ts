@@ -9,8 +9,14 @@ import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
+import { defaultHandBack, OnceLog } from '../../src/distributed/hand-back.ts';
 import { ItemProcessor } from '../../src/distributed/item-processor.ts';
-import { DEFAULT_QUEUE, startWorker } from '../../src/distributed/worker.ts';
+import {
+  DEFAULT_QUEUE,
+  type DistributedWorker,
+  startWorker,
+  type WorkerOptions,
+} from '../../src/distributed/worker.ts';
 import { dag as build } from '../../src/document/builder.ts';
 import type { Dag } from '../../src/document/model.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
@@ -184,27 +190,19 @@ describe('phases of a distributed run', () => {
   it('are left by a worker that lacks their node for one that has it, said once', {
     timeout: 30_000,
   }, async () => {
-    seen = [];
-    const prefix = scratchPrefix();
-    const store = await scratchRedisStore(`${prefix}store:`);
-    const lines: string[] = [];
-    const without = await startWorker({
-      connection: TEST_REDIS,
-      nodes: [work, tearDown] as unknown as NodeDefinition<string, never>[],
-      prefix,
-      store,
-      log: (line) => void lines.push(line),
-      handBack: { delayMs: 20, capMs: 40 },
-    });
-    const dispatcher = await createDistributedDispatcher({ connection: TEST_REDIS, nodes, prefix, store });
-    let withIt: Awaited<ReturnType<typeof startWorker>> | undefined;
+    const lab = await scratch();
     try {
-      const run = dispatcher.run(phased('setup', 'teardown'), {}, { items: [{ name: 'a' }] });
+      const lines: string[] = [];
+      await lab.start([work, tearDown], {
+        log: (line) => void lines.push(line),
+        handBack: { delayMs: 20, capMs: 40 },
+      });
+      const run = lab.dispatcher.run(phased('setup', 'teardown'), {}, { items: [{ name: 'a' }] });
       // The worker that lacks the node hands the job back a few times before one that has it starts.
-      while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      while (lines.length === 0) await pause(10);
+      await pause(200);
       expect(seen).toEqual([]);
-      withIt = await startWorker({ connection: TEST_REDIS, nodes, prefix, store });
+      await lab.start();
       const result = await run;
       expect(result.status).toBe('completed');
       expect(seen).toEqual(['setup 1', 'work a', 'teardown completed 1/0 token-for-1']);
@@ -214,29 +212,22 @@ describe('phases of a distributed run', () => {
         ),
       ]);
     } finally {
-      await dispatcher.close();
-      await without.close();
-      await withIt?.close();
-      await store.close();
+      await lab.close();
     }
   });
 
   it('an abort before the pre phases ran ends every item and still runs the post phases', {
     timeout: 30_000,
   }, async () => {
-    seen = [];
-    const prefix = scratchPrefix();
-    const store = await scratchRedisStore(`${prefix}store:`);
-    const dispatcher = await createDistributedDispatcher({ connection: TEST_REDIS, nodes, prefix, store });
-    let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+    const lab = await scratch();
     try {
       // No worker yet: the pre-phase job waits on the queue, and the abort takes it off.
-      const run = dispatcher.run(phased('setup', 'teardown'), {}, { items });
-      while ((await store.getRun(run.id)) === undefined) await new Promise((r) => setTimeout(r, 10));
-      const outcome = await dispatcher.abort(run.id, { reason: 'test', waitMs: 300 });
+      const run = lab.dispatcher.run(phased('setup', 'teardown'), {}, { items });
+      while ((await lab.store.getRun(run.id)) === undefined) await pause(10);
+      const outcome = await lab.dispatcher.abort(run.id, { reason: 'test', waitMs: 300 });
       // The post phases' job waits for a worker: the run is still open.
       expect(outcome).toEqual({ status: 'running', removed: 3 });
-      worker = await startWorker({ connection: TEST_REDIS, nodes, prefix, store });
+      await lab.start();
       const result = await run;
       expect(result.status).toBe('aborted');
       expect(result.aborted.map((a) => [a.item, a.placement, a.waitingFor])).toEqual([
@@ -246,54 +237,34 @@ describe('phases of a distributed run', () => {
       ]);
       expect(seen).toEqual(['teardown aborted 0/3 undefined']);
     } finally {
-      await dispatcher.close();
-      await worker?.close();
-      await store.close();
+      await lab.close();
     }
   });
 
   it('a pre-phase job run again (its worker died) runs no phase again and adds no item twice', {
     timeout: 30_000,
   }, async () => {
-    seen = [];
-    const prefix = scratchPrefix();
-    const store = await scratchRedisStore(`${prefix}store:`);
+    const lab = await scratch();
     const redis = new Redis(TEST_REDIS);
-    const queue = new Queue(DEFAULT_QUEUE, { connection: redis, prefix });
-    const dispatcher = await createDistributedDispatcher({ connection: TEST_REDIS, nodes, prefix, store });
-    let worker: Awaited<ReturnType<typeof startWorker>> | undefined;
+    const queue = new Queue(DEFAULT_QUEUE, { connection: redis, prefix: lab.prefix });
     try {
-      const runId = await dispatcher.submit(phased('setup', 'teardown'), {}, { items });
+      const runId = await lab.dispatcher.submit(phased('setup', 'teardown'), {}, { items });
       const [job] = await queue.getJobs(['waiting'], 0, -1, true);
       expect(job?.data).toMatchObject({ kind: 'phase', stage: 'pre' });
-      const faults = {
-        log: { say: () => undefined },
-        handBack: { delayMs: 20, capMs: 40, giveUpAfterMs: 1000 },
-      };
-      const processor = new ItemProcessor(
-        registryOf(nodes),
-        redis,
-        queue,
-        prefix,
-        undefined,
-        store,
-        faults as never,
-      );
+      const faults = { log: new OnceLog(() => undefined), handBack: defaultHandBack };
+      const registry = registryOf(nodes);
+      const processor = new ItemProcessor(registry, redis, queue, lab.prefix, undefined, lab.store, faults);
       // The same job carried twice, as BullMQ runs a stalled job again on another worker.
       await processor.process(job?.data, `${job?.id}:1`);
       await processor.process(job?.data, `${job?.id}:2`);
       expect(seen).toEqual(['setup 3']);
       const queued = await queue.getJobs(['waiting'], 0, -1, true);
-      expect(
-        queued
-          .filter((j) => j.data.kind === 'item')
-          .map((j) => j.data.state.id)
-          .sort(),
-      ).toEqual(['1', '2', '3']);
+      const ids = queued.filter((j) => j.data.kind === 'item').map((j) => j.data.state.id);
+      expect(ids.sort()).toEqual(['1', '2', '3']);
       await job?.remove();
-      worker = await startWorker({ connection: TEST_REDIS, nodes, prefix, store });
-      while ((await store.getRun(runId))?.status === 'running') await new Promise((r) => setTimeout(r, 20));
-      expect((await store.getRun(runId))?.status).toBe('failed');
+      await lab.start();
+      while ((await lab.store.getRun(runId))?.status === 'running') await pause(20);
+      expect((await lab.store.getRun(runId))?.status).toBe('failed');
       expect(seen.sort()).toEqual([
         'setup 3',
         'teardown failed 2/1 token-for-3',
@@ -301,14 +272,42 @@ describe('phases of a distributed run', () => {
         'work bad',
         'work c',
       ]);
-      const events = await store.readEvents(runId);
+      const events = await lab.store.readEvents(runId);
       expect(events.filter((e) => e.type === 'placement.start').length).toBe(5);
     } finally {
-      await dispatcher.close();
-      await worker?.close();
       await queue.close();
       await redis.quit();
-      await store.close();
+      await lab.close();
     }
   });
 });
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * A scratch prefix with its Redis store and a dispatcher, and workers started on demand (all `nodes`
+ * unless given fewer); `close` closes them all. `seen` starts empty.
+ */
+async function scratch() {
+  seen = [];
+  const prefix = scratchPrefix();
+  const store = await scratchRedisStore(`${prefix}store:`);
+  const dispatcher = await createDistributedDispatcher({ connection: TEST_REDIS, nodes, prefix, store });
+  const workers: DistributedWorker[] = [];
+  return {
+    prefix,
+    store,
+    dispatcher,
+    async start(only?: readonly unknown[], options: Partial<WorkerOptions> = {}): Promise<void> {
+      const given = (only ?? nodes) as unknown as NodeDefinition<string, never>[];
+      workers.push(await startWorker({ ...options, connection: TEST_REDIS, nodes: given, prefix, store }));
+    },
+    async close(): Promise<void> {
+      await dispatcher.close();
+      await Promise.all(workers.map((w) => w.close()));
+      await store.close();
+    },
+  };
+}
