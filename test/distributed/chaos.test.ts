@@ -1,6 +1,6 @@
 /**
  * Chaos: three worker processes carry 1,000 items through a document with a retry loop, a salvage route
- * and a scatter/gather whose nodes fail at random; one worker is killed with SIGKILL twice during the run
+ * and a scatter/gather whose nodes fail at random, between a pre and a post phase; one worker is killed with SIGKILL twice during the run
  * and replaced each time. At the end every item is in exactly one list of the result, every budget is
  * within its maximum, every gather saw each of its children exactly once, and no step ran again once its
  * value was committed.
@@ -39,6 +39,8 @@ const doc = dag('urn:test:chaos', { name: 'chaos', version: '1' })
   .route('failed', 'nothing')
   .terminal('done', 'completed')
   .terminal('nothing', 'failed')
+  .phase('open', 'pre', 'urn:chaos:open')
+  .phase('close', 'post', 'urn:chaos:close')
   .build();
 
 function startWorker(prefix: string, log: string): { child: ChildProcess; ready: Promise<void> } {
@@ -102,6 +104,7 @@ describe('chaos', () => {
       ];
       expect(ids.sort()).toEqual(items.map((_x, i) => String(i + 1)).sort());
       expect(result.failures).toEqual([]);
+      expect(result.phaseErrors).toEqual([]);
       for (const item of result.items) {
         expect(item.state.budgets.tries ?? 0).toBeLessThanOrEqual(3);
         // The gather saw every child exactly once: each index is completed or failed, never both, never missing.
@@ -128,6 +131,8 @@ describe('chaos', () => {
         }
       }
       expect(afterCommit).toEqual([]);
+      // Each phase ran, with the run item the pre phase left for the post phase.
+      expect([...ran.keys()].filter((key) => /open|close/u.test(key))).toHaveLength(2);
       const repeated = [...ran.values()].filter((n) => n > 1).length;
       console.info(
         `chaos: ${ITEMS} items, ${kills} kills, ${ran.size} steps, ${repeated} repeated, ${salvaged} salvaged, ${result.stats.durationMs.toFixed(0)} ms`,
