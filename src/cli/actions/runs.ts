@@ -174,7 +174,7 @@ export async function abortRunAction(id: string, options: RunsCliOptions, io: Cl
       if (outcome.status === 'aborted') io.out(`run ${id} aborted in ${shown}; ${taken}`);
       else if (outcome.status === 'running') {
         io.out(
-          `abort of run ${id} recorded in ${shown}; ${taken}; the run ends once the workers end the items they hold: switchyard runs show ${id} --redis ${shown}`,
+          `abort of run ${id} recorded in ${shown}; ${taken}; the run ends once the workers end the items they hold and run its post phases, if it has any: switchyard runs show ${id} --redis ${shown}`,
         );
       } else io.out(`run ${id} ended ${outcome.status} before the abort reached any of its items`);
     } finally {
