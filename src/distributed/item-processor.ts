@@ -29,7 +29,7 @@ import { journalInStore } from './journal-sink.ts';
 import { runKeys } from './keys.ts';
 import { later, leaveForAnother, type ProcessorFaults } from './later-jobs.ts';
 import type { ChildCount } from './ledger.ts';
-import { runPhaseJob } from './phase-processor.ts';
+import { claimInput, runPhaseJob } from './phase-processor.ts';
 import { readSpec } from './run-spec.ts';
 import {
   addGathered,
@@ -75,9 +75,9 @@ export class ItemProcessor {
    * leaves for later jobs is written, so the reports of a job come before those of the jobs it adds; a
    * worker that dies in between leaves the job active, and BullMQ's stalled-job check runs it again.
    * `reportId` (the job's id and attempt) makes the report's write happen once, even when the connection
-   * sends it again after Redis came back.
+   * sends it again after Redis came back; `jobId` lets an input item's first job claim the item.
    */
-  async process(data: unknown, reportId?: string): Promise<void> {
+  async process(data: unknown, reportId?: string, jobId?: string): Promise<void> {
     const job = readJob(data);
     const known = await this.runOf(job.runId);
     const scope = new JobScope(known, job.runId, systemClock);
@@ -85,6 +85,10 @@ export class ItemProcessor {
     if (job.kind === 'phase') {
       const work = { wiring, scope, store: this.store, faults: this.faults };
       return runPhaseJob(work, job, reportId);
+    }
+    // A second copy of an input item's first job (its pre-phase job ran again) leaves the item to the first.
+    if (job.kind === 'item' && job.claim === true && jobId !== undefined) {
+      if (!(await claimInput(wiring, job.state.id, jobId))) return;
     }
     // A job of an aborted run runs no node: its item ends aborted.
     if (await runAborted(wiring, job.runId, scope.clock)) return endAbortedJob(wiring, scope, job, reportId);

@@ -43,6 +43,8 @@ export interface ItemJob {
   readonly handedBack?: HandedBack;
   /** How often the item found every slot of its placement taken (see `slots.ts`); absent for none. */
   readonly queued?: number;
+  /** True on an input item's first job added by a pre-phase job, which runs only if it claims the item. */
+  readonly claim?: true;
 }
 
 /** The job the last child of a scatter execution adds: the parent item goes on from its gather record. */

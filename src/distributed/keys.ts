@@ -21,6 +21,11 @@ export interface RunKeys {
    * sent again after a lost connection does, is written once.
    */
   readonly reported: string;
+  /**
+   * Which job claimed each input item whose first job a pre-phase job added: a copy of that job added
+   * twice (the pre-phase job ran again) runs once (see `claimInput`).
+   */
+  readonly claimed: string;
 }
 
 /** The keys of run `runId` under `prefix`. */
@@ -33,6 +38,7 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     ledger: `${base}:ledger`,
     ended: `${base}:ended`,
     reported: `${base}:reported`,
+    claimed: `${base}:claimed`,
   };
 }
 

@@ -95,7 +95,9 @@ async function runPre(work: PhaseWork, job: PhaseJob, reportId: string | undefin
 
 /**
  * Adds the jobs of the input items from `from` on, a chunk at a time, counting them in the ledger's
- * `added` after each chunk, so that a pre-phase job run again adds only the items it had not added.
+ * `added` after each chunk, so that a pre-phase job run again adds only the items it had not added. A chunk
+ * added again (its worker died before counting it) runs once: each job claims its item first (see
+ * {@link claimInput}).
  */
 async function addInputs(
   wiring: Wiring,
@@ -108,7 +110,15 @@ async function addInputs(
     const chunk = states.slice(start, start + ADD_CHUNK);
     await wiring.queue.addBulk(
       chunk.map((state) => {
-        const data: ItemJob = { v: JOB_FORMAT, kind: 'item', runId, at: entry, state, delays: [] };
+        const data: ItemJob = {
+          v: JOB_FORMAT,
+          kind: 'item',
+          runId,
+          at: entry,
+          state,
+          delays: [],
+          claim: true,
+        };
         return { name: 'item', data, opts: ITEM_JOB_OPTIONS };
       }),
     );
@@ -193,4 +203,20 @@ function preFailure(failure: PhaseError): ClassifiedError {
     retryable: failure.error.retryable,
     kind: failure.error.kind ?? 'error',
   };
+}
+
+/** Claims input item ARGV[1] for job ARGV[2] in KEYS[1]; answers 1 when the item is this job's. */
+const CLAIM = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 1 then return 1 end
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return 1 end
+return 0
+`;
+
+/**
+ * True when job `jobId` may carry input item `itemId` from the entrypoint: the first job to ask claims the
+ * item, and only it (run again after its worker died, too) gets true; a second copy of the item's first
+ * job gets false, and ends without doing anything.
+ */
+export async function claimInput(wiring: Wiring, itemId: string, jobId: string): Promise<boolean> {
+  return Number(await wiring.redis.eval(CLAIM, 1, wiring.keys.claimed, itemId, jobId)) === 1;
 }

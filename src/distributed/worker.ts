@@ -85,7 +85,9 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   });
   const carry = async (job: Job, token?: string): Promise<void> => {
     const format = newerFormat(job.data);
-    if (format === undefined) return processor.process(job.data, `${job.id}:${job.attemptsStarted}`);
+    if (format === undefined) {
+      return processor.process(job.data, `${job.id}:${job.attemptsStarted}`, job.id);
+    }
     // A newer version's job is left as it is, for a worker that reads its format; it is never rewritten.
     log.say(
       `format ${format}`,
