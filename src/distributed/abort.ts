@@ -15,10 +15,11 @@ import type { WaitingFor } from '../runtime/run.ts';
 import { emptyTally } from '../runtime/run-scope.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
 import { cancelChild } from './abort-job.ts';
-import { deliver, itemsEnded } from './deliver.ts';
+import { deliver } from './deliver.ts';
 import type { ItemJob, PhaseJob } from './job-data.ts';
 import { runKeys } from './keys.ts';
 import { readLedger } from './ledger.ts';
+import { endUnstarted } from './phase-processor.ts';
 import type { Wiring } from './scatter-jobs.ts';
 
 /** How often an abort looks again for the run's waiting jobs while it waits for the run to end (ms). */
@@ -182,7 +183,7 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
 
 /**
  * Takes a run's waiting pre-phase job off the queue: its phases never ran, and its input items end as
- * aborted at the entrypoint. Answers how many items it ended.
+ * aborted at the entrypoint (see `endUnstarted`). Answers how many items it ended.
  */
 async function removePrePhases(
   wiring: Wiring,
@@ -198,14 +199,6 @@ async function removePrePhases(
     return 0;
   }
   const states = data.states ?? [];
-  for (const state of states) {
-    const ending = { kind: 'stopped', placement: data.entry ?? '', waitingFor: 'queue' } as const;
-    await deliver(wiring, runId, dag, clock, { events: [], tally: emptyTally(), end: { ending, state } });
-  }
-  if (states.length === 0) {
-    const post = (await wiring.redis.hget(wiring.keys.ledger, 'post')) !== null;
-    const prefix = (await wiring.redis.hget(wiring.keys.ledger, 'store')) ?? '';
-    await itemsEnded(wiring, runId, prefix, post, clock);
-  }
+  await endUnstarted(wiring, runId, dag, clock, data.entry ?? '', states);
   return states.length;
 }

@@ -175,6 +175,7 @@ export async function createDistributedDispatcher(
     const keys = runKeys(prefix, runId);
     const hash = await hashDag(compiled.dag);
     const dagId = compiled.dag.id;
+    const post = compiled.post.length > 0;
     // The ledger first, expiring unless kept: a submitter that dies after recording the run leaves a run
     // that `runs abort` can close (its ledger is there); one that dies before leaves no run and no key.
     await openLedger(
@@ -185,7 +186,7 @@ export async function createDistributedDispatcher(
         dag: dagId,
         storePrefix: store.prefix,
         nextSeq: 1,
-        post: compiled.post.length > 0,
+        post,
       },
       UNRECORDED_LEDGER_MS,
     );
@@ -217,7 +218,7 @@ export async function createDistributedDispatcher(
     // Pre phases run in a worker, whose job adds the items' jobs once they succeed.
     if (compiled.pre.length > 0) return addPrePhases(queue, runId, entry.key, states);
     if (states.length === 0) {
-      return itemsEnded({ redis, queue, keys }, runId, store.prefix, compiled.post.length > 0, clock);
+      return itemsEnded({ redis, queue, keys }, runId, store.prefix, post, clock);
     }
     await queue.addBulk(
       states.map((state) => {

@@ -48,3 +48,34 @@ export class OnceLog {
     this.log(line());
   }
 }
+
+/** How a worker meets the jobs it cannot carry. */
+export interface ProcessorFaults {
+  readonly log: OnceLog;
+  readonly handBack: HandBackOptions;
+}
+
+/**
+ * Meets a job that needs node `node`, which this worker lacks, at `where` (`placement 'x'`, `phase 'x'`) of
+ * DAG `dag`: says so once per node, and answers the job's next hand-back and its delay, or undefined once
+ * the job has been handed back for the give-up time (`previous` counts the hand-backs so far; `now` is wall
+ * time).
+ */
+export function nextHandBack(
+  faults: ProcessorFaults,
+  node: string,
+  where: string,
+  dag: string,
+  now: number,
+  previous: HandedBack | undefined,
+): { readonly handedBack: HandedBack; readonly delayMs: number } | undefined {
+  faults.log.say(
+    `node ${node}`,
+    () =>
+      `switchyard worker: this worker does not register node '${node}' (${where} of DAG '${dag}'); it leaves such jobs for workers that do. Add the node to this worker's --nodes module, or start a worker that registers it`,
+  );
+  const since = previous?.since ?? now;
+  if (now - since >= faults.handBack.giveUpAfterMs) return undefined;
+  const handedBack: HandedBack = { since, times: (previous?.times ?? 0) + 1 };
+  return { handedBack, delayMs: handBackDelay(faults.handBack, handedBack.times) };
+}

@@ -4,7 +4,7 @@ import { type ClassifiedError, engineError } from '../runtime/error-summary.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import type { ItemCarry } from '../runtime/step.ts';
-import { type HandBackOptions, type HandedBack, handBackDelay, type OnceLog } from './hand-back.ts';
+import { type HandedBack, nextHandBack, type ProcessorFaults } from './hand-back.ts';
 import { type ItemJob, JOB_FORMAT } from './job-data.ts';
 import type { JobScope } from './job-scope.ts';
 import { ITEM_JOB_OPTIONS, type Spawn, type Whereabouts, type Wiring } from './scatter-jobs.ts';
@@ -66,17 +66,11 @@ export function laterJobId(
   return `later-${createHash('sha256').update(where).digest('hex').slice(0, 32)}`;
 }
 
-/** How a worker meets the jobs it cannot carry (see `hand-back.ts`). */
-export interface ProcessorFaults {
-  readonly log: OnceLog;
-  readonly handBack: HandBackOptions;
-}
-
 /**
  * Leaves an item whose placement needs node `node`, which this worker lacks, for another worker: the same
  * item at the same placement as a delayed job, with one more hand-back counted, and a line said once per
- * node. Once the item has been handed back for the give-up time, answers the `E_NODE_NOT_REGISTERED` error
- * it fails with instead.
+ * node (see {@link nextHandBack}). Once the item has been handed back for the give-up time, answers the
+ * `E_NODE_NOT_REGISTERED` error it fails with instead.
  */
 export function leaveForAnother(
   faults: ProcessorFaults,
@@ -90,19 +84,12 @@ export function leaveForAnother(
   node: string,
   previous: HandedBack | undefined,
 ): Spawn | ClassifiedError {
-  const { log, handBack: options } = faults;
-  log.say(
-    `node ${node}`,
-    () =>
-      `switchyard worker: this worker does not register node '${node}' (placement '${at.key}' of DAG '${prep.compiled.dag.id}'); it leaves such jobs for workers that do. Add the node to this worker's --nodes module, or start a worker that registers it`,
-  );
   const now = scope.clock.wallNow();
-  const since = previous?.since ?? now;
-  if (now - since >= options.giveUpAfterMs) {
-    const message = `item ${state.id} was handed back ${previous?.times ?? 0} times in ${options.giveUpAfterMs} ms at placement '${at.key}': no worker that took it registers node '${node}'; start a worker whose --nodes module registers it`;
+  const next = nextHandBack(faults, node, `placement '${at.key}'`, prep.compiled.dag.id, now, previous);
+  if (next === undefined) {
+    const giveUp = faults.handBack.giveUpAfterMs;
+    const message = `item ${state.id} was handed back ${previous?.times ?? 0} times in ${giveUp} ms at placement '${at.key}': no worker that took it registers node '${node}'; start a worker whose --nodes module registers it`;
     return engineError('E_NODE_NOT_REGISTERED', message);
   }
-  const handedBack: HandedBack = { since, times: (previous?.times ?? 0) + 1 };
-  const delay = handBackDelay(options, handedBack.times);
-  return later(wiring, scope.runId, where, at, state, carry, delay, handedBack);
+  return later(wiring, scope.runId, where, at, state, carry, next.delayMs, next.handedBack);
 }

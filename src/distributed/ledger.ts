@@ -309,6 +309,14 @@ export interface LedgerView {
   /** The reason given with an abort request. */
   readonly aborted?: string;
   readonly closed: boolean;
+  /** True when the run has post phases. */
+  readonly post: boolean;
+  /** The run's phase item as JSON, once its pre phases ran. */
+  readonly runItem?: string;
+  /** Input items whose jobs the run's pre-phase job added. */
+  readonly added: number;
+  /** True once the run's post phases ran. */
+  readonly postDone: boolean;
   /** The phases that failed, in the order they ran. */
   readonly phaseErrors: readonly PhaseError[];
 }
@@ -334,6 +342,10 @@ export async function readLedger(redis: Redis, keys: RunKeys): Promise<LedgerVie
     },
     ...(fields.aborted === undefined ? {} : { aborted: fields.aborted }),
     closed: fields.closed !== undefined,
+    post: fields.post !== undefined,
+    ...(fields.runItem === undefined ? {} : { runItem: fields.runItem }),
+    added: n('added'),
+    postDone: fields.postDone !== undefined,
     phaseErrors: phaseErrorsOf(fields.phaseErrors),
   };
 }

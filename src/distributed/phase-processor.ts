@@ -7,23 +7,24 @@
  * once their outcome is in the ledger.
  */
 import type { CompiledPlacement } from '../graph/compile.ts';
+import type { Clock } from '../policy/types.ts';
 import type { ClassifiedError } from '../runtime/error-summary.ts';
 import { createItemState, type ItemState, restoreItemState } from '../runtime/item-state.ts';
 import { POST_PHASE_DEADLINE_MS, runPhases } from '../runtime/phases.ts';
-import type { Prepared } from '../runtime/prepare.ts';
 import type { PhaseError } from '../runtime/run.ts';
+import { emptyTally } from '../runtime/run-scope.ts';
 import type { RunStore } from '../store/types.ts';
-import { deliverReport, itemsEnded, runAborted } from './deliver.ts';
-import { handBackDelay } from './hand-back.ts';
+import { deliver, deliverReport, itemsEnded, runAborted } from './deliver.ts';
+import { nextHandBack, type ProcessorFaults } from './hand-back.ts';
 import { type ItemJob, JOB_FORMAT, type PhaseJob } from './job-data.ts';
 import { JobScope, revive } from './job-scope.ts';
 import { journalInStore } from './journal-sink.ts';
-import type { ProcessorFaults } from './later-jobs.ts';
 import { endPhases, readLedger } from './ledger.ts';
 import { handPhasesBack } from './phase-jobs.ts';
 import { closingStatus } from './result.ts';
 import { closeRun } from './run-close.ts';
 import { ITEM_JOB_OPTIONS, type Wiring } from './scatter-jobs.ts';
+import { lacksNode } from './worker-admissions.ts';
 
 /** How many input items' jobs a pre-phase job adds in one round trip. */
 const ADD_CHUNK = 256;
@@ -48,49 +49,55 @@ async function runPre(work: PhaseWork, job: PhaseJob, reportId: string | undefin
   const prep = scope.known.prep;
   const entry = job.entry ?? prep.compiled.entrypoints[0]?.key ?? '';
   const states = (job.states ?? []).map(revive);
-  const [saved, addedText, storePrefix, post] = await redis.hmget(
-    keys.ledger,
-    'runItem',
-    'added',
-    'store',
-    'post',
-  );
+  const ledger = await readLedger(redis, keys);
   // A run whose ledger is gone was closed and forgotten.
-  if (typeof storePrefix !== 'string') return;
-  const added = Number(addedText ?? 0);
-  const ended = () => itemsEnded(wiring, job.runId, storePrefix, typeof post === 'string', scope.clock);
-  if (typeof saved !== 'string' && (await runAborted(wiring, job.runId, scope.clock))) {
-    // Aborted before the phases ran: no node runs, and the items end where they were recorded.
-    for (const state of states) {
-      const ending = { kind: 'stopped', placement: entry, waitingFor: 'queue' } as const;
-      await deliverReport(wiring, new JobScope(scope.known, job.runId, scope.clock), { ending, state });
-    }
-    if (states.length === 0) await ended();
-    return;
+  if (ledger === undefined) return;
+  const dagId = prep.compiled.dag.id;
+  if (ledger.runItem === undefined && (await runAborted(wiring, job.runId, scope.clock))) {
+    // Aborted before the phases ran: no node runs.
+    return endUnstarted(wiring, job.runId, dagId, scope.clock, entry, states);
   }
-  let failure: PhaseError | undefined;
-  if (typeof saved !== 'string') {
-    if (await handedBack(work, job, prep, prep.compiled.pre)) return;
+  let failure = ledger.phaseErrors[0];
+  if (ledger.runItem === undefined) {
+    if (await handedBack(work, job, prep.compiled.pre)) return;
     const runItem = createItemState('run', { items: states.length });
     if (work.store !== undefined) await journalInStore(work.store, job.runId, runItem);
     failure = await runPhases(scope.run, prep, prep.compiled.pre, runItem, scope.run);
     await deliverReport(wiring, scope, undefined, reportId === undefined ? {} : { id: reportId });
     await endPhases(redis, keys, 'runItem', JSON.stringify(runItem), failure);
-  } else {
-    failure = (await readLedger(redis, keys))?.phaseErrors[0];
   }
   if (failure !== undefined) {
     const error = preFailure(failure);
-    const dagId = prep.compiled.dag.id;
     for (const state of states) {
       const itemScope = new JobScope(scope.known, job.runId, scope.clock);
       const ending = itemScope.run.failed(dagId, state, failure.placement, error);
       await deliverReport(wiring, itemScope, { ending, state });
     }
   } else {
-    await addInputs(wiring, job.runId, entry, states, added);
+    await addInputs(wiring, job.runId, entry, states, ledger.added);
   }
-  if (states.length === 0) await ended();
+  if (states.length === 0) await itemsEnded(wiring, job.runId, ledger.storePrefix, ledger.post, scope.clock);
+}
+
+/**
+ * Ends the input items of a run whose pre phases never ran (an abort came first) as aborted at the
+ * entrypoint, waiting for the queue; with none, the run goes on to its post phases or its close.
+ */
+export async function endUnstarted(
+  wiring: Wiring,
+  runId: string,
+  dag: string,
+  clock: Clock,
+  entry: string,
+  states: readonly ItemState[],
+): Promise<void> {
+  for (const state of states) {
+    const end = { ending: { kind: 'stopped', placement: entry, waitingFor: 'queue' } as const, state };
+    await deliver(wiring, runId, dag, clock, { events: [], tally: emptyTally(), end });
+  }
+  if (states.length > 0) return;
+  const ledger = await readLedger(wiring.redis, wiring.keys);
+  if (ledger !== undefined) await itemsEnded(wiring, runId, ledger.storePrefix, ledger.post, clock);
 }
 
 /**
@@ -132,13 +139,12 @@ async function runPost(work: PhaseWork, job: PhaseJob, reportId: string | undefi
   const prep = scope.known.prep;
   const ledger = await readLedger(redis, keys);
   if (ledger === undefined || ledger.closed) return;
-  const [saved, done] = await redis.hmget(keys.ledger, 'runItem', 'postDone');
-  if (typeof done !== 'string') {
-    if (await handedBack(work, job, prep, prep.compiled.post)) return;
+  if (!ledger.postDone) {
+    if (await handedBack(work, job, prep.compiled.post)) return;
     const runItem =
-      typeof saved !== 'string'
+      ledger.runItem === undefined
         ? createItemState('run', { items: ledger.items })
-        : restoreItemState(JSON.parse(saved) as ItemState);
+        : restoreItemState(JSON.parse(ledger.runItem) as ItemState);
     if (work.store !== undefined) await journalInStore(work.store, job.runId, runItem);
     const { items, completed, stopped } = ledger;
     runItem.data.status = closingStatus(items, completed, stopped, ledger.phaseErrors.length);
@@ -160,38 +166,27 @@ async function runPost(work: PhaseWork, job: PhaseJob, reportId: string | undefi
 }
 
 /**
- * Hands the job back for another worker when this one lacks the node of one of `phases`, saying so once per
- * node; answers false once the job was handed back for the give-up time, when the phases run and the one
- * whose node no worker registers fails with `E_NODE_NOT_REGISTERED`.
+ * Hands the job back for another worker when this one lacks the node of one of `phases` (see
+ * {@link nextHandBack}); answers false once the job was handed back for the give-up time, when the phases
+ * run and the one whose node no worker registers fails with `E_NODE_NOT_REGISTERED`.
  */
 async function handedBack(
   work: PhaseWork,
   job: PhaseJob,
-  prep: Prepared,
   phases: readonly CompiledPlacement[],
 ): Promise<boolean> {
-  let lacking: { readonly at: CompiledPlacement; readonly node: string } | undefined;
+  const prep = work.scope.known.prep;
   for (const at of phases) {
-    const iri = prep.nodeIris[at.index];
-    if (iri !== undefined && prep.nodes[at.index] === undefined) {
-      lacking = { at, node: iri };
-      break;
-    }
+    const node = lacksNode(prep, at.index);
+    if (node === undefined) continue;
+    const now = work.scope.clock.wallNow();
+    const dag = prep.compiled.dag.id;
+    const next = nextHandBack(work.faults, node, `phase '${at.key}'`, dag, now, job.handedBack);
+    if (next === undefined) return false;
+    await handPhasesBack(work.wiring.queue, job, next.handedBack, next.delayMs);
+    return true;
   }
-  if (lacking === undefined) return false;
-  const { at, node } = lacking;
-  const { log, handBack } = work.faults;
-  log.say(
-    `node ${node}`,
-    () =>
-      `switchyard worker: this worker does not register node '${node}' (phase '${at.key}' of DAG '${prep.compiled.dag.id}'); it leaves such jobs for workers that do. Add the node to this worker's --nodes module, or start a worker that registers it`,
-  );
-  const now = work.scope.clock.wallNow();
-  const since = job.handedBack?.since ?? now;
-  if (now - since >= handBack.giveUpAfterMs) return false;
-  const times = (job.handedBack?.times ?? 0) + 1;
-  await handPhasesBack(work.wiring.queue, job, { since, times }, handBackDelay(handBack, times));
-  return true;
+  return false;
 }
 
 /** The error every input item fails with when pre phase `failure.placement` failed, as in one process. */

@@ -1,9 +1,10 @@
 /**
- * A task placement's concurrency across workers, and a scatter's (its children in flight). A `concurrency` the policy writes bounds the items of one
- * run executing a placement at once, whichever worker carries them: each execution holds a slot, a member
- * of a sorted set per run and placement scored by the time (Redis's clock) its lease ends. A slot is given
- * back when the execution ends; the slot of a worker that died frees itself when its lease ends. An item
- * that finds every slot taken waits on the queue as a delayed job and tries again.
+ * A task placement's concurrency across workers, and a scatter's (its children in flight). A `concurrency`
+ * the policy writes bounds the items of one run executing a placement at once, whichever worker carries
+ * them: each execution holds a slot, a member of a sorted set per run and placement scored by the time
+ * (Redis's clock) its lease ends. A slot is given back when the execution ends; the slot of a worker that
+ * died frees itself when its lease ends. An item that finds every slot taken waits on the queue as a
+ * delayed job and tries again.
  *
  * The built-in default (16) bounds one process; a distributed run leaves it to each worker's own
  * `concurrency`, so that adding workers adds capacity unless the policy asks for a limit.
@@ -63,16 +64,9 @@ export function slotOf(
   state: ItemState,
 ): Slot | undefined {
   if (at.placement.kind !== 'task' || prep.nodes[at.index]?.batch !== undefined) return undefined;
-  const limit = limitsOf(policy, prep)[at.index];
-  if (limit === undefined || !Number.isFinite(limit)) return undefined;
-  const deadline = prep.timings[at.index]?.deadlineMs;
-  return {
-    key: `${keys.base}:slots:${prep.compiled.dag.id}#${at.key}`,
-    // The item's path and the visit it is about to make: one holder per execution, the same for a job run again.
-    holder: `${state.id}@${(ownValue(state.visits, at.key) ?? 0) + 1}`,
-    limit: Math.max(1, limit),
-    leaseMs: deadline === undefined ? LEASE_WITHOUT_DEADLINE_MS : deadline + LEASE_MARGIN_MS,
-  };
+  // The item's path and the visit it is about to make: one holder per execution, the same for a job run again.
+  const holder = `${state.id}@${(ownValue(state.visits, at.key) ?? 0) + 1}`;
+  return limitedSlot(policy, prep, at, keys, holder, prep.timings[at.index]?.deadlineMs);
 }
 
 /**
@@ -91,14 +85,29 @@ export function childSlotOf(
   body: 'node' | 'dag',
 ): Slot | undefined {
   if (at.placement.kind !== 'scatter') return undefined;
+  const deadline = body === 'node' ? prep.timings[at.index]?.deadlineMs : undefined;
+  return limitedSlot(policy, prep, at, keys, holder, deadline);
+}
+
+/**
+ * A slot of placement `at` for `holder` when the policy writes a finite concurrency for it, leased for the
+ * execution's deadline plus a margin (or {@link LEASE_WITHOUT_DEADLINE_MS} without one).
+ */
+function limitedSlot(
+  policy: RuntimePolicy,
+  prep: Prepared,
+  at: CompiledPlacement,
+  keys: RunKeys,
+  holder: string,
+  deadlineMs: number | undefined,
+): Slot | undefined {
   const limit = limitsOf(policy, prep)[at.index];
   if (limit === undefined || !Number.isFinite(limit)) return undefined;
-  const deadline = body === 'node' ? prep.timings[at.index]?.deadlineMs : undefined;
   return {
     key: `${keys.base}:slots:${prep.compiled.dag.id}#${at.key}`,
     holder,
     limit: Math.max(1, limit),
-    leaseMs: deadline === undefined ? LEASE_WITHOUT_DEADLINE_MS : deadline + LEASE_MARGIN_MS,
+    leaseMs: deadlineMs === undefined ? LEASE_WITHOUT_DEADLINE_MS : deadlineMs + LEASE_MARGIN_MS,
   };
 }
 

@@ -8,22 +8,17 @@
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
 import { defaultHandBack, OnceLog } from '../../src/distributed/hand-back.ts';
 import { ItemProcessor } from '../../src/distributed/item-processor.ts';
-import {
-  DEFAULT_QUEUE,
-  type DistributedWorker,
-  startWorker,
-  type WorkerOptions,
-} from '../../src/distributed/worker.ts';
+import { DEFAULT_QUEUE } from '../../src/distributed/worker.ts';
 import { dag as build } from '../../src/document/builder.ts';
 import type { Dag } from '../../src/document/model.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import { defineNode, type NodeDefinition, registryOf } from '../../src/runtime/node.ts';
 import type { RunResult } from '../../src/runtime/run.ts';
-import { removeScratchKeys, scratchPrefix, scratchRedisStore, TEST_REDIS } from '../store/redis-scratch.ts';
+import { removeScratchKeys, TEST_REDIS } from '../store/redis-scratch.ts';
+import { scratchCluster } from './fixtures/scratch-cluster.ts';
 
 afterAll(removeScratchKeys);
 
@@ -122,25 +117,16 @@ async function local(doc: Dag, items: Record<string, unknown>[]) {
 }
 
 async function distributed(doc: Dag, items: Record<string, unknown>[], workers = 2) {
-  seen = [];
-  const prefix = scratchPrefix();
-  const store = await scratchRedisStore(`${prefix}store:`);
-  const started = await Promise.all(
-    Array.from({ length: workers }, () =>
-      startWorker({ connection: TEST_REDIS, nodes, prefix, store, concurrency: 4 }),
-    ),
-  );
-  const dispatcher = await createDistributedDispatcher({ connection: TEST_REDIS, nodes, prefix, store });
+  const lab = await scratch();
   try {
+    for (let w = 0; w < workers; w++) await lab.start();
     const events: RunEvent[] = [];
-    const result = await dispatcher.run(doc, {}, { items, onEvent: (e) => void events.push(e) });
+    const result = await lab.dispatcher.run(doc, {}, { items, onEvent: (e) => void events.push(e) });
     expect(events.map((e) => e.seq)).toEqual(events.map((_e, i) => i));
-    expect((await store.getRun(result.runId))?.status).toBe(result.status);
+    expect((await lab.store.getRun(result.runId))?.status).toBe(result.status);
     return comparable(result, events);
   } finally {
-    await dispatcher.close();
-    await Promise.all(started.map((w) => w.close()));
-    await store.close();
+    await lab.close();
   }
 }
 
@@ -294,28 +280,8 @@ function pause(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-/**
- * A scratch prefix with its Redis store and a dispatcher, and workers started on demand (all `nodes`
- * unless given fewer); `close` closes them all. `seen` starts empty.
- */
-async function scratch() {
+/** A scratch set-up with this file's nodes; `seen` starts empty. */
+function scratch() {
   seen = [];
-  const prefix = scratchPrefix();
-  const store = await scratchRedisStore(`${prefix}store:`);
-  const dispatcher = await createDistributedDispatcher({ connection: TEST_REDIS, nodes, prefix, store });
-  const workers: DistributedWorker[] = [];
-  return {
-    prefix,
-    store,
-    dispatcher,
-    async start(only?: readonly unknown[], options: Partial<WorkerOptions> = {}): Promise<void> {
-      const given = (only ?? nodes) as unknown as NodeDefinition<string, never>[];
-      workers.push(await startWorker({ ...options, connection: TEST_REDIS, nodes: given, prefix, store }));
-    },
-    async close(): Promise<void> {
-      await dispatcher.close();
-      await Promise.all(workers.map((w) => w.close()));
-      await store.close();
-    },
-  };
+  return scratchCluster({ nodes });
 }

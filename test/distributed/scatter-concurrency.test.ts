@@ -7,14 +7,13 @@
  * allows, however slow the machine. Real Redis; every key is removed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
-import { startWorker } from '../../src/distributed/worker.ts';
 import { dag } from '../../src/document/builder.ts';
 import { libraryOf } from '../../src/document/load.ts';
 import type { Dag, DagLibrary } from '../../src/document/model.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 import { defineNode, type NodeDefinition } from '../../src/runtime/node.ts';
-import { removeScratchKeys, scratchPrefix, TEST_REDIS } from '../store/redis-scratch.ts';
+import { removeScratchKeys } from '../store/redis-scratch.ts';
+import { scratchCluster } from './fixtures/scratch-cluster.ts';
 
 afterAll(removeScratchKeys);
 
@@ -89,27 +88,17 @@ function fanned(over: { node: string } | { dag: string }): Dag {
 }
 
 async function run(doc: Dag, policy: PolicyInput, library?: DagLibrary) {
-  const prefix = scratchPrefix();
-  const workers = await Promise.all([
-    startWorker({ connection: TEST_REDIS, nodes, prefix, concurrency: 4 }),
-    startWorker({ connection: TEST_REDIS, nodes, prefix, concurrency: 4 }),
-  ]);
-  const dispatcher = await createDistributedDispatcher({
-    connection: TEST_REDIS,
-    nodes,
-    policy,
-    prefix,
-    ...(library === undefined ? {} : { library }),
-  });
+  const lab = await scratchCluster({ nodes, policy, ...(library === undefined ? {} : { library }) });
   Object.assign(flight, { now: 0, most: 0 });
   try {
+    await lab.start();
+    await lab.start();
     const items = [{ xs: [1, 2, 3, 4, 5] }, { xs: [6, 7, 8, 9] }];
-    const result = await dispatcher.run(doc, {}, { items });
+    const result = await lab.dispatcher.run(doc, {}, { items });
     const out = result.items.map((i) => i.data.out);
     return { status: result.status, out, most: flight.most };
   } finally {
-    await dispatcher.close();
-    await Promise.all(workers.map((w) => w.close()));
+    await lab.close();
   }
 }
 
