@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
 import { defineNode } from '../../src/runtime/node.ts';
-import { HOSTILE_VALUES } from '../fixtures/hostile-values.ts';
+import { HOSTILE_THROWN } from '../fixtures/hostile-thrown.ts';
 import { removeScratchKeys } from '../store/redis-scratch.ts';
 import { scratchCluster } from './fixtures/scratch-cluster.ts';
 
@@ -15,7 +15,7 @@ afterAll(removeScratchKeys);
 /** Which hostile value a node throws: the one named by the item's `k`, or the run item's `phaseValue`. */
 let phaseValue = 0;
 const throwing = (k: unknown) => {
-  throw (HOSTILE_VALUES[Number(k)]?.[1] ?? (() => undefined))();
+  throw (HOSTILE_THROWN[Number(k)]?.[1] ?? (() => undefined))();
 };
 
 const nodes = [
@@ -43,12 +43,12 @@ describe('hostile thrown values in a distributed run', () => {
     const lab = await scratchCluster({ nodes });
     try {
       await lab.start();
-      const items = HOSTILE_VALUES.map((_value, k) => ({ k }));
+      const items = HOSTILE_THROWN.map((_value, k) => ({ k }));
       const tasks = await lab.dispatcher.run(flow('work'), {}, { items });
       expect(tasks.failures).toEqual([]);
       expect(tasks.items.map((i) => i.terminal)).toEqual(items.map(() => 'salvaged'));
 
-      for (const [k, [what]] of HOSTILE_VALUES.entries()) {
+      for (const [k, [what]] of HOSTILE_THROWN.entries()) {
         phaseValue = k;
         const pre = await lab.dispatcher.run(flow('fine', 'pre'), {}, { items: [{}, {}] });
         expect(pre.phaseErrors, what).toMatchObject([{ placement: 'pre', error: { code: 'E_NODE_ERROR' } }]);

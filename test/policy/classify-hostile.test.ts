@@ -4,10 +4,10 @@ import { classifyError } from '../../src/policy/classify.ts';
 import { defaultClassification } from '../../src/policy/defaults.ts';
 import { describeThrown } from '../../src/policy/safe-read.ts';
 import { engineFailure, summarise, withEngineCode } from '../../src/runtime/error-summary.ts';
-import { HOSTILE_VALUES } from '../fixtures/hostile-values.ts';
+import { HOSTILE_THROWN } from '../fixtures/hostile-thrown.ts';
 
 describe('classification survives any thrown value', () => {
-  it.each(HOSTILE_VALUES)('%s', (_what, make) => {
+  it.each(HOSTILE_THROWN)('%s', (_what, make) => {
     const thrown = make();
     const classified = withEngineCode(thrown, classifyError(thrown, defaultClassification));
     expect(classified.engineCode).toBe('E_NODE_ERROR');
@@ -29,7 +29,7 @@ describe('classification survives any thrown value', () => {
     expect(describeThrown(10n)).toBe('10');
     expect(describeThrown(new Error('busy'))).toBe('busy');
     expect(describeThrown({ toString: () => 'custom' })).toBe('custom');
-    const [, proxy] = HOSTILE_VALUES[0] ?? [];
+    const [, proxy] = HOSTILE_THROWN[0] ?? [];
     expect(describeThrown(proxy?.())).toBe('an unprintable thrown value');
   });
 

@@ -10,7 +10,7 @@ import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
-import { HOSTILE_VALUES } from '../fixtures/hostile-values.ts';
+import { HOSTILE_THROWN } from '../fixtures/hostile-thrown.ts';
 
 type Where = 'task' | 'async task' | 'batch' | 'pre' | 'post';
 
@@ -80,7 +80,7 @@ const WHERE: readonly Where[] = ['task', 'async task', 'batch', 'pre', 'post'];
 for (const durable of [false, true]) {
   describe(`a hostile thrown value, ${durable ? 'durable run' : 'in process'}`, () => {
     for (const where of WHERE) {
-      it.each(HOSTILE_VALUES)(`thrown by a ${where}: %s`, async (_what, make) => {
+      it.each(HOSTILE_THROWN)(`thrown by a ${where}: %s`, async (_what, make) => {
         const result = await runWith(where, make, durable);
         const ids = [...result.items.map((i) => i.id), ...result.failures.map((f) => f.id)].sort();
         expect(ids).toEqual(['1', '2']);
