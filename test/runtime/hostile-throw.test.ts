@@ -1,6 +1,6 @@
 /**
- * A node that throws a hostile value (a Proxy whose traps throw, throwing getters, a symbol, …) is an
- * ordinary node error: the item takes the `error` route, a phase's error is in `phaseErrors`, the run's
+ * A node that throws a hostile value (a Proxy whose traps throw, throwing getters, a symbol, …), or returns
+ * one, makes an ordinary node error: the item takes the `error` route, a phase's error is in `phaseErrors`, the run's
  * promise resolves accounting for every item, and the events and the durable record hold plain JSON.
  */
 import { describe, expect, it } from 'vitest';
@@ -12,12 +12,12 @@ import { defineNode } from '../../src/runtime/node.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { HOSTILE_THROWN } from '../fixtures/hostile-thrown.ts';
 
-type Where = 'task' | 'async task' | 'batch' | 'pre' | 'post';
+type Where = 'task' | 'async task' | 'batch' | 'pre' | 'post' | 'returned' | 'resolved' | 'batch result';
 
 const flow = (where: Where) => {
   let doc = dag(`urn:test:hostile:${where.replace(' ', '-')}`, { name: 'hostile', version: '1' })
     .entry('work')
-    .task('work', where === 'batch' ? 'urn:test:hostile:batch' : 'urn:test:hostile:work')
+    .task('work', where.startsWith('batch') ? 'urn:test:hostile:batch' : 'urn:test:hostile:work')
     .route('ok', 'done')
     .route('error', 'salvaged')
     .terminal('done', 'completed')
@@ -35,13 +35,16 @@ function nodes(where: Where, make: () => unknown) {
       run: () => {
         if (where === 'task') throw make();
         if (where === 'async task') return Promise.reject(make());
+        if (where === 'returned') return make() as never;
+        if (where === 'resolved') return Promise.resolve(make() as never);
         return 'ok';
       },
     }),
     defineNode({
       id: 'urn:test:hostile:batch',
       outputs: ['ok'],
-      batch: async () => {
+      batch: async (items) => {
+        if (where === 'batch result') return items.map(() => make() as never);
         throw make();
       },
     }),
@@ -75,7 +78,16 @@ async function runWith(where: Where, make: () => unknown, durable: boolean) {
   return result;
 }
 
-const WHERE: readonly Where[] = ['task', 'async task', 'batch', 'pre', 'post'];
+const WHERE: readonly Where[] = [
+  'task',
+  'async task',
+  'batch',
+  'pre',
+  'post',
+  'returned',
+  'resolved',
+  'batch result',
+];
 
 for (const durable of [false, true]) {
   describe(`a hostile thrown value, ${durable ? 'durable run' : 'in process'}`, () => {
