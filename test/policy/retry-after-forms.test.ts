@@ -1,10 +1,13 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
+import { parseHttpDate } from '../../src/policy/http-date.ts';
 import { parseRetryAfter, unusableRetryAfter } from '../../src/policy/retry-after.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { recorder } from '../runtime/helpers.ts';
+import { httpDates } from './hint-server.ts';
 
 // Sun, 06 Nov 1994 08:49:37 GMT, RFC 9110's example instant.
 const AT = Date.UTC(1994, 10, 6, 8, 49, 37);
@@ -77,6 +80,23 @@ describe('parseRetryAfter: the forms of RFC 9110', () => {
   it.each(NEAR_MISSES)('%j (%s) is no hint', (value) => {
     expect(parseRetryAfter(value, AT)).toBeUndefined();
     expect(unusableRetryAfter(value)).toMatch(/is neither whole seconds nor an HTTP-date/);
+  });
+
+  it('reads any instant back from each of the three forms, to the second', () => {
+    const instants = fc.integer({ min: 0, max: Date.UTC(9999, 11, 31, 23, 59, 59) });
+    fc.assert(
+      fc.property(instants, fc.integer({ min: -50, max: 49 }), (at, yearsOff) => {
+        const second = Math.floor(at / 1000) * 1000;
+        const { imf, rfc850, asctime } = httpDates(second);
+        expect(parseHttpDate(imf, 0)).toBe(second);
+        expect(parseHttpDate(asctime, 0)).toBe(second);
+        // An RFC 850 date names its instant when read within 50 years of it.
+        const now = new Date(second);
+        now.setUTCFullYear(now.getUTCFullYear() + yearsOff);
+        expect(parseHttpDate(rfc850, now.getTime())).toBe(second);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('is no hint for an empty value', () => {
