@@ -121,13 +121,20 @@ export class SwitchyardError extends Error {
   }
 }
 
-/** True when `value` is a SwitchyardError (also across module copies). */
+/**
+ * True when `value` is a SwitchyardError (also across module copies); false for anything that cannot be
+ * inspected (a Proxy whose traps throw, a throwing getter).
+ */
 export function isSwitchyardError(value: unknown): value is SwitchyardError {
-  return (
-    value instanceof Error &&
-    value.name === 'SwitchyardError' &&
-    typeof (value as { code?: unknown }).code === 'string'
-  );
+  try {
+    return (
+      value instanceof Error &&
+      value.name === 'SwitchyardError' &&
+      typeof (value as { code?: unknown }).code === 'string'
+    );
+  } catch {
+    return false;
+  }
 }
 
 /** Builds a problem; `severity` follows the code's prefix. */

@@ -2,12 +2,12 @@ import { randomInt } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { GatherPlacement } from '../document/model.ts';
-import { isSwitchyardError, SwitchyardError } from '../errors.ts';
+import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { systemClock } from '../policy/clock.ts';
 import { seededRandom } from '../policy/random.ts';
 import type { Outcome } from '../runtime/decide.ts';
-import { type ClassifiedError, engineError } from '../runtime/error-summary.ts';
+import { engineFailure } from '../runtime/error-summary.ts';
 import { isThenable } from '../runtime/execute.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { NodeRegistry } from '../runtime/node.ts';
@@ -375,17 +375,6 @@ function fansOut(at: CompiledPlacement): boolean {
   if (at.placement.kind !== 'scatter') return false;
   const done = at.routes.get('done')?.target.placement;
   return !(done?.kind === 'gather' && (done as GatherPlacement).reducer === 'first');
-}
-
-/**
- * An error thrown while an item was at `placement`, as the in-process run reports it: a
- * {@link SwitchyardError} as it is (a hostile pointer's `E_INPUT`), anything else as an engine failure.
- */
-function engineFailure(error: unknown, placement: string): ClassifiedError {
-  if (isSwitchyardError(error)) return engineError(error.code, error.message);
-  const reason = error instanceof Error ? error.message : String(error);
-  const message = `the engine failed at placement '${placement}': ${reason}; report this with the DAG and input that caused it`;
-  return engineError('E_ENGINE', message);
 }
 
 /** A fresh carry with the last delays of the item's budgets. */

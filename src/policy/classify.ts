@@ -1,8 +1,11 @@
 /**
  * Error classification: whether an error a node threw is worth retrying, walking its `cause` / `errors`
- * chain.
+ * chain, and the Retry-After it carries. Any thrown value is classified, however hostile.
  */
-import { type HeaderSource, headerValue } from './retry-after.ts';
+import { errorChain, type Link, lineage } from './error-chain.ts';
+import { type FoundHint, hintOn } from './error-hint.ts';
+import { unusableRetryAfter } from './retry-after.ts';
+import { describeThrown, isObjectLike, read, readString } from './safe-read.ts';
 import type { ClassificationOptions } from './types.ts';
 
 /** What {@link classifyError} found out about an error. */
@@ -16,159 +19,138 @@ export interface ErrorClassification {
   readonly code?: string;
   /** The top error's message. */
   readonly message: string;
-  /** A Retry-After found in the chain: ms as a number (`retry-after-ms`, `retryAfter`), or a header string. */
+  /** The deciding error's Retry-After: ms as a number (`retry-after-ms`, `retryAfter`), or a header value. */
   readonly retryAfter?: string | number;
+  /** Where {@link retryAfter} was found: `retryAfter`, `responseHeaders`, `headers` or `response.headers`. */
+  readonly retryAfterFrom?: string;
 }
-
-type Bag = Readonly<Record<string, unknown>>;
 
 /** Codes of our own and of platforms that mean the work was deliberately aborted. */
 const ABORT_CODES = new Set(['ABORT_ERR', 'E_ABORTED']);
 
-function isObject(value: unknown): value is Bag {
-  return (typeof value === 'object' || typeof value === 'function') && value !== null;
+function isAbort(error: object): boolean {
+  const code = readString(error, 'code');
+  return readString(error, 'name') === 'AbortError' || (code !== undefined && ABORT_CODES.has(code));
 }
 
-function stringField(bag: Bag, key: string): string | undefined {
-  const value = bag[key];
-  return typeof value === 'string' ? value : undefined;
+function explicitFlag(error: object): boolean | undefined {
+  const retryable = read(error, 'retryable');
+  if (typeof retryable === 'boolean') return retryable;
+  const isRetryable = read(error, 'isRetryable');
+  return typeof isRetryable === 'boolean' ? isRetryable : undefined;
 }
 
-/** The errors of the chain in breadth-first order, each once, down to `maxDepth` levels below the top. */
-function chain(error: unknown, maxDepth: number): Bag[] {
-  if (!isObject(error)) return [];
-  const seen = new Set<Bag>([error]);
-  const out: Bag[] = [];
-  let level: Bag[] = [error];
-  for (let depth = 0; level.length > 0 && depth <= maxDepth; depth++) {
-    out.push(...level);
-    const next: Bag[] = [];
-    for (const bag of level) {
-      const children = [bag.cause, ...(Array.isArray(bag.errors) ? bag.errors : [])];
-      for (const child of children) {
-        if (isObject(child) && !seen.has(child)) {
-          seen.add(child);
-          next.push(child);
-        }
-      }
-    }
-    level = next;
-  }
-  return out;
-}
-
-function isAbort(bag: Bag): boolean {
-  const code = stringField(bag, 'code');
-  return stringField(bag, 'name') === 'AbortError' || (code !== undefined && ABORT_CODES.has(code));
-}
-
-function explicitFlag(bag: Bag): boolean | undefined {
-  if (typeof bag.retryable === 'boolean') return bag.retryable;
-  if (typeof bag.isRetryable === 'boolean') return bag.isRetryable;
-  return undefined;
-}
-
-/** An HTTP error status (400–599) carried as `status`, `statusCode` or `response.status`. */
-function httpStatus(bag: Bag): number | undefined {
-  const response = isObject(bag.response) ? bag.response : undefined;
-  for (const value of [bag.status, bag.statusCode, response?.status]) {
+/** An HTTP error status (400–599) carried as `status`, `statusCode`, `response.status` or `response.statusCode`. */
+function httpStatus(error: object): number | undefined {
+  const response = read(error, 'response');
+  const fromResponse = isObjectLike(response) ? [read(response, 'status'), read(response, 'statusCode')] : [];
+  for (const value of [read(error, 'status'), read(error, 'statusCode'), ...fromResponse]) {
     const n = typeof value === 'string' && /^\d{3}$/.test(value) ? Number(value) : value;
     if (typeof n === 'number' && Number.isInteger(n) && n >= 400 && n <= 599) return n;
   }
   return undefined;
 }
 
-function isTimeout(bag: Bag): boolean {
-  return stringField(bag, 'name') === 'TimeoutError' || stringField(bag, 'code') === 'E_DEADLINE';
+function isTimeout(error: object): boolean {
+  return readString(error, 'name') === 'TimeoutError' || readString(error, 'code') === 'E_DEADLINE';
 }
 
-/** Whether a status is retried: listed non-retryable never; listed retryable or (5xx with retry5xx) yes. */
-export function isRetryableStatus(status: number, options: ClassificationOptions): boolean {
+/**
+ * Whether a status is retried: listed non-retryable never; listed retryable, a 5xx with `retry5xx`, or
+ * listed in `retryableStatusesWithHint` when `hinted` (its response carries a usable Retry-After) yes.
+ */
+export function isRetryableStatus(status: number, options: ClassificationOptions, hinted = false): boolean {
   if (options.nonRetryableStatuses.includes(status)) return false;
+  if (hinted && retriedWithHint(status, options)) return true;
   return options.retryableStatuses.includes(status) || (options.retry5xx && status >= 500 && status <= 599);
 }
 
-function isHeaderSource(value: unknown): value is HeaderSource {
-  return isObject(value) && (typeof value.get === 'function' || !Array.isArray(value));
+/** Whether a status is retried when its response carries a usable Retry-After, and only then. */
+function retriedWithHint(status: number, options: ClassificationOptions): boolean {
+  // Read with care: options built by hand before this field existed leave it out.
+  const listed = options.retryableStatusesWithHint ?? [];
+  return !options.nonRetryableStatuses.includes(status) && listed.includes(status);
 }
 
-/** A Retry-After hint on one error: `retryAfter`, then `headers`, then `response.headers`. */
-function retryAfterOf(bag: Bag): string | number | undefined {
-  const own = bag.retryAfter;
-  if ((typeof own === 'number' && Number.isFinite(own)) || typeof own === 'string') return own;
-  const response = isObject(bag.response) ? bag.response : undefined;
-  for (const headers of [bag.headers, response?.headers]) {
-    if (!isHeaderSource(headers)) continue;
-    const ms = headerValue(headers, 'retry-after-ms');
-    if (ms !== undefined && /^\d+(?:\.\d+)?$/.test(ms.trim())) return Math.floor(Number(ms));
-    const value = headerValue(headers, 'retry-after');
-    if (value !== undefined) return value;
+/** The Retry-After that belongs to the error at `index`: its own, a holder's, or one it holds. */
+function hintOf(chain: readonly Link[], index: number): FoundHint | undefined {
+  for (const at of lineage(chain, index)) {
+    const error = chain[at]?.error;
+    const hint = error === undefined ? undefined : hintOn(error);
+    if (hint !== undefined) return hint;
   }
   return undefined;
 }
 
-function messageOf(error: unknown): string {
-  if (isObject(error) && typeof error.message === 'string') return error.message;
-  if (typeof error === 'string') return error;
-  try {
-    return String(error);
-  } catch {
-    return 'unprintable error';
-  }
-}
-
 /**
- * Decides whether a thrown value is worth retrying, and why.
+ * Decides whether a thrown value is worth retrying, and why. Never throws, whatever was thrown: a getter or
+ * Proxy trap that throws reads as an absent property.
  *
- * The chain (`cause` and AggregateError `errors`, breadth-first, down to `maxDepth`, each error once) is
- * searched rule by rule; the first rule that finds a decisive error anywhere in it wins:
+ * The chain (`cause`, and the `errors` of an AggregateError or the AI SDK's RetryError, latest first, depth
+ * first, down to `maxDepth`, each error once) is searched rule by rule; the first rule that finds a decisive
+ * error anywhere in it wins, and among several the latest failure decides:
  * 1. abort (`name` 'AbortError', `code` 'ABORT_ERR' or 'E_ABORTED'): never retryable;
- * 2. an explicit boolean `retryable` / `isRetryable` property;
- * 3. an HTTP status 400–599 (`status`, `statusCode`, `response.status`): see {@link isRetryableStatus};
+ * 2. an explicit boolean `retryable` / `isRetryable` property (but a `false` on an error whose own status is
+ *    listed in `retryableStatusesWithHint` and that carries a usable Retry-After is retried: the AI SDK
+ *    flags by status alone);
+ * 3. an HTTP status 400–599 (`status`, `statusCode`, `response.status`, `response.statusCode`): see
+ *    {@link isRetryableStatus};
  * 4. a `code` listed in `retryableCodes` (network failures): retryable;
  * 5. a timeout (`name` 'TimeoutError', `code` 'E_DEADLINE'): retryable when `retryTimeouts`.
- * Otherwise it is not retryable, kind `error`. A Retry-After anywhere in the chain is reported.
+ * Otherwise it is not retryable, kind `error`. The Retry-After reported is the deciding error's own, else
+ * one of the errors holding it (nearest first), else one it holds; never an older attempt's.
  *
  * @example
  * classifyError(Object.assign(new Error('busy'), { status: 503 }), defaultPolicy.classification);
  * // { retryable: true, kind: 'http', status: 503, message: 'busy' }
  */
 export function classifyError(error: unknown, options: ClassificationOptions): ErrorClassification {
-  const errors = chain(error, options.maxDepth);
-  const message = messageOf(error);
-  const hint = errors.map(retryAfterOf).find((value) => value !== undefined);
-  const base = hint === undefined ? { message } : { message, retryAfter: hint };
-  const withCode = (bag: Bag) => {
-    const code = stringField(bag, 'code');
-    return code === undefined ? base : { ...base, code };
+  const chain = errorChain(error, options.maxDepth);
+  const message = describeThrown(error, 'unprintable error');
+  const hinted = (index: number) => {
+    const hint = hintOf(chain, index);
+    return hint !== undefined && unusableRetryAfter(hint.value) === undefined;
   };
+  const decided = (index: number, verdict: Omit<ErrorClassification, 'message' | 'code'>) => {
+    const link = chain[index];
+    const code = link === undefined ? undefined : readString(link.error, 'code');
+    const hint = link === undefined ? undefined : hintOf(chain, index);
+    return {
+      message,
+      ...(code === undefined ? {} : { code }),
+      ...(hint === undefined ? {} : { retryAfter: hint.value, retryAfterFrom: hint.from }),
+      ...verdict,
+    };
+  };
+  const find = (test: (error: object) => boolean) => chain.findIndex((link) => test(link.error));
 
-  const aborted = errors.find(isAbort);
-  if (aborted) return { ...withCode(aborted), retryable: false, kind: 'abort' };
+  const aborted = find(isAbort);
+  if (aborted >= 0) return decided(aborted, { retryable: false, kind: 'abort' });
 
-  for (const bag of errors) {
+  for (const [index, { error: bag }] of chain.entries()) {
     const flag = explicitFlag(bag);
     if (flag === undefined) continue;
     const status = httpStatus(bag);
     const kind = status !== undefined ? 'http' : isTimeout(bag) ? 'timeout' : 'error';
-    return { ...withCode(bag), retryable: flag, kind, ...(status === undefined ? {} : { status }) };
+    const retryable = flag || (status !== undefined && retriedWithHint(status, options) && hinted(index));
+    return decided(index, { retryable, kind, ...(status === undefined ? {} : { status }) });
   }
 
-  for (const bag of errors) {
+  for (const [index, { error: bag }] of chain.entries()) {
     const status = httpStatus(bag);
-    if (status !== undefined) {
-      return { ...withCode(bag), retryable: isRetryableStatus(status, options), kind: 'http', status };
-    }
+    if (status === undefined) continue;
+    const retryable = isRetryableStatus(status, options, hinted(index));
+    return decided(index, { retryable, kind: 'http', status });
   }
 
-  const network = errors.find((bag) => {
-    const code = stringField(bag, 'code');
+  const network = find((bag) => {
+    const code = readString(bag, 'code');
     return code !== undefined && options.retryableCodes.includes(code);
   });
-  if (network) return { ...withCode(network), retryable: true, kind: 'network' };
+  if (network >= 0) return decided(network, { retryable: true, kind: 'network' });
 
-  const timeout = errors.find(isTimeout);
-  if (timeout) return { ...withCode(timeout), retryable: options.retryTimeouts, kind: 'timeout' };
+  const timeout = find(isTimeout);
+  if (timeout >= 0) return decided(timeout, { retryable: options.retryTimeouts, kind: 'timeout' });
 
-  return { ...(isObject(error) ? withCode(error) : base), retryable: false, kind: 'error' };
+  return decided(0, { retryable: false, kind: 'error' });
 }

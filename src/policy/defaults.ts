@@ -31,6 +31,7 @@ export const defaultTiming: TimingPolicy = deepFreeze({
 /**
  * Default error classification:
  * - `retryableStatuses`: 408, 409, 425, 429; `retry5xx`: true (every 5xx);
+ * - `retryableStatusesWithHint`: 413 (retried when its response carries a usable Retry-After);
  * - `nonRetryableStatuses`: 400, 401, 403, 404, 422;
  * - `retryableCodes`: connection resets, refusals and timeouts, broken pipes, DNS and routing failures, undici
  *   socket and connect-timeout errors;
@@ -39,6 +40,7 @@ export const defaultTiming: TimingPolicy = deepFreeze({
  */
 export const defaultClassification: ClassificationOptions = deepFreeze({
   retryableStatuses: [408, 409, 425, 429],
+  retryableStatusesWithHint: [413],
   nonRetryableStatuses: [400, 401, 403, 404, 422],
   retry5xx: true,
   retryableCodes: [

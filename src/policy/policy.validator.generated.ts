@@ -4,7 +4,7 @@
 import { ucs2length } from '../document/ucs2length.ts';
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://w3id.org/switchyard/schemas/policy.schema.json","title":"Switchyard runtime policy","description":"Timing of a run (deadlines, back-off, jitter, Retry-After, concurrency) and error classification, kept out of the DAG document. Every part is optional; what is left out keeps its default.","type":"object","additionalProperties":false,"properties":{"$schema":{"description":"The schema this file follows, for editors; ignored by Switchyard.","type":"string"},"defaults":{"description":"Timing of every placement unless a node or placement override says otherwise.","$ref":"#/$defs/timing"},"nodes":{"description":"Timing overrides by node IRI; they apply wherever the node is placed.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/$defs/timing"}},"placements":{"description":"Timing overrides by placement key (every document), or by '<dag IRI>#<key>' (one document only); these win over node overrides.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/$defs/timing"}},"run":{"description":"Limits of a whole run.","type":"object","additionalProperties":false,"properties":{"deadlineMs":{"description":"The whole run's deadline in milliseconds; null = none. A retry whose wait does not fit the remaining time takes the exhaustion route.","$ref":"#/$defs/deadline"}}},"classification":{"description":"Which errors thrown by nodes are retryable.","type":"object","additionalProperties":false,"properties":{"retryableStatuses":{"description":"HTTP statuses that are retried.","$ref":"#/$defs/statuses"},"nonRetryableStatuses":{"description":"HTTP statuses never retried, even 5xx ones or ones listed as retryable.","$ref":"#/$defs/statuses"},"retry5xx":{"description":"Retry every 5xx status not listed as non-retryable.","type":"boolean"},"retryableCodes":{"description":"Error codes (e.g. ECONNRESET) that are retried.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"retryTimeouts":{"description":"Retry deadline and timeout errors.","type":"boolean"},"maxDepth":{"description":"How many levels of 'cause' / 'errors' chains are searched.","type":"integer","minimum":0,"maximum":64}}}},"$defs":{"deadline":{"type":["number","null"],"exclusiveMinimum":0},"statuses":{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":100,"maximum":599}},"timing":{"description":"Timing of a placement; any subset of the fields.","type":"object","additionalProperties":false,"properties":{"deadlineMs":{"description":"How long one execution may take before it is cut and routed as a timeout, in milliseconds; null = no deadline.","$ref":"#/$defs/deadline"},"backoff":{"description":"The wait before a retry target runs.","type":"object","additionalProperties":false,"properties":{"strategy":{"description":"exponential: base x factor^(attempt-1); constant: base; decorrelated: random between base and previous x factor.","enum":["exponential","constant","decorrelated"]},"baseMs":{"description":"The first delay, the constant delay, or the decorrelated floor, in milliseconds.","type":"number","minimum":0},"factor":{"description":"Growth per attempt (exponential) or the upper multiplier (decorrelated; 3 when a layer switches to decorrelated without one).","type":"number","minimum":1},"capMs":{"description":"No computed delay exceeds this, in milliseconds.","type":"number","minimum":0}}},"jitter":{"description":"none: the delay; full: random x delay; equal: half the delay plus a random half.","enum":["none","full","equal"]},"retryAfter":{"description":"How a Retry-After hint (ms, seconds or HTTP-date) is treated.","type":"object","additionalProperties":false,"properties":{"honour":{"description":"When false, hints are ignored and the back-off applies.","type":"boolean"},"capMs":{"description":"A longer hint is cut to this, in milliseconds.","type":"number","minimum":0}}},"concurrency":{"description":"Most items of one run executing the placement at once. For a scatter: most of its children in flight at once across the whole run, the children of every item that reaches it counted together.","type":"integer","minimum":1}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://w3id.org/switchyard/schemas/policy.schema.json","title":"Switchyard runtime policy","description":"Timing of a run (deadlines, back-off, jitter, Retry-After, concurrency) and error classification, kept out of the DAG document. Every part is optional; what is left out keeps its default.","type":"object","additionalProperties":false,"properties":{"$schema":{"description":"The schema this file follows, for editors; ignored by Switchyard.","type":"string"},"defaults":{"description":"Timing of every placement unless a node or placement override says otherwise.","$ref":"#/$defs/timing"},"nodes":{"description":"Timing overrides by node IRI; they apply wherever the node is placed.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/$defs/timing"}},"placements":{"description":"Timing overrides by placement key (every document), or by '<dag IRI>#<key>' (one document only); these win over node overrides.","type":"object","propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/$defs/timing"}},"run":{"description":"Limits of a whole run.","type":"object","additionalProperties":false,"properties":{"deadlineMs":{"description":"The whole run's deadline in milliseconds; null = none. A retry whose wait does not fit the remaining time takes the exhaustion route.","$ref":"#/$defs/deadline"}}},"classification":{"description":"Which errors thrown by nodes are retryable.","type":"object","additionalProperties":false,"properties":{"retryableStatuses":{"description":"HTTP statuses that are retried.","$ref":"#/$defs/statuses"},"retryableStatusesWithHint":{"description":"HTTP statuses retried only when the error carries a usable Retry-After (retry-after-ms, or retry-after seconds or HTTP-date), such as a 413 whose condition is temporary.","$ref":"#/$defs/statuses"},"nonRetryableStatuses":{"description":"HTTP statuses never retried, even 5xx ones or ones listed as retryable.","$ref":"#/$defs/statuses"},"retry5xx":{"description":"Retry every 5xx status not listed as non-retryable.","type":"boolean"},"retryableCodes":{"description":"Error codes (e.g. ECONNRESET) that are retried.","type":"array","uniqueItems":true,"items":{"type":"string","minLength":1}},"retryTimeouts":{"description":"Retry deadline and timeout errors.","type":"boolean"},"maxDepth":{"description":"How many levels of 'cause' / 'errors' chains are searched.","type":"integer","minimum":0,"maximum":64}}}},"$defs":{"deadline":{"type":["number","null"],"exclusiveMinimum":0},"statuses":{"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":100,"maximum":599}},"timing":{"description":"Timing of a placement; any subset of the fields.","type":"object","additionalProperties":false,"properties":{"deadlineMs":{"description":"How long one execution may take before it is cut and routed as a timeout, in milliseconds; null = no deadline.","$ref":"#/$defs/deadline"},"backoff":{"description":"The wait before a retry target runs.","type":"object","additionalProperties":false,"properties":{"strategy":{"description":"exponential: base x factor^(attempt-1); constant: base; decorrelated: random between base and previous x factor.","enum":["exponential","constant","decorrelated"]},"baseMs":{"description":"The first delay, the constant delay, or the decorrelated floor, in milliseconds.","type":"number","minimum":0},"factor":{"description":"Growth per attempt (exponential) or the upper multiplier (decorrelated; 3 when a layer switches to decorrelated without one).","type":"number","minimum":1},"capMs":{"description":"No computed delay exceeds this, in milliseconds.","type":"number","minimum":0}}},"jitter":{"description":"none: the delay; full: random x delay; equal: half the delay plus a random half.","enum":["none","full","equal"]},"retryAfter":{"description":"How a Retry-After hint (ms, seconds or HTTP-date) is treated.","type":"object","additionalProperties":false,"properties":{"honour":{"description":"When false, hints are ignored and the back-off applies.","type":"boolean"},"capMs":{"description":"A longer hint is cut to this, in milliseconds.","type":"number","minimum":0}}},"concurrency":{"description":"Most items of one run executing the placement at once. For a scatter: most of its children in flight at once across the whole run, the children of every item that reaches it counted together.","type":"integer","minimum":1}}}}};
 const schema33 = {"type":["number","null"],"exclusiveMinimum":0};
 const schema35 = {"type":"array","uniqueItems":true,"items":{"type":"integer","minimum":100,"maximum":599}};
 const schema32 = {"description":"Timing of a placement; any subset of the fields.","type":"object","additionalProperties":false,"properties":{"deadlineMs":{"description":"How long one execution may take before it is cut and routed as a timeout, in milliseconds; null = no deadline.","$ref":"#/$defs/deadline"},"backoff":{"description":"The wait before a retry target runs.","type":"object","additionalProperties":false,"properties":{"strategy":{"description":"exponential: base x factor^(attempt-1); constant: base; decorrelated: random between base and previous x factor.","enum":["exponential","constant","decorrelated"]},"baseMs":{"description":"The first delay, the constant delay, or the decorrelated floor, in milliseconds.","type":"number","minimum":0},"factor":{"description":"Growth per attempt (exponential) or the upper multiplier (decorrelated; 3 when a layer switches to decorrelated without one).","type":"number","minimum":1},"capMs":{"description":"No computed delay exceeds this, in milliseconds.","type":"number","minimum":0}}},"jitter":{"description":"none: the delay; full: random x delay; equal: half the delay plus a random half.","enum":["none","full","equal"]},"retryAfter":{"description":"How a Retry-After hint (ms, seconds or HTTP-date) is treated.","type":"object","additionalProperties":false,"properties":{"honour":{"description":"When false, hints are ignored and the back-off applies.","type":"boolean"},"capMs":{"description":"A longer hint is cut to this, in milliseconds.","type":"number","minimum":0}}},"concurrency":{"description":"Most items of one run executing the placement at once. For a scatter: most of its children in flight at once across the whole run, the children of every item that reaches it counted together.","type":"integer","minimum":1}}};
@@ -486,7 +486,7 @@ if(data.classification !== undefined){
 let data8 = data.classification;
 if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
 for(const key6 in data8){
-if(!((((((key6 === "retryableStatuses") || (key6 === "nonRetryableStatuses")) || (key6 === "retry5xx")) || (key6 === "retryableCodes")) || (key6 === "retryTimeouts")) || (key6 === "maxDepth"))){
+if(!(((((((key6 === "retryableStatuses") || (key6 === "retryableStatusesWithHint")) || (key6 === "nonRetryableStatuses")) || (key6 === "retry5xx")) || (key6 === "retryableCodes")) || (key6 === "retryTimeouts")) || (key6 === "maxDepth"))){
 const err12 = {instancePath:instancePath+"/classification",schemaPath:"#/properties/classification/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.classification,data:data8};
 if(vErrors === null){
 vErrors = [err12];
@@ -572,14 +572,14 @@ vErrors.push(err17);
 errors++;
 }
 }
-if(data8.nonRetryableStatuses !== undefined){
-let data11 = data8.nonRetryableStatuses;
+if(data8.retryableStatusesWithHint !== undefined){
+let data11 = data8.retryableStatusesWithHint;
 if(Array.isArray(data11)){
 const len1 = data11.length;
 for(let i2=0; i2<len1; i2++){
 let data12 = data11[i2];
 if(!(((typeof data12 == "number") && (!(data12 % 1) && !isNaN(data12))) && (isFinite(data12)))){
-const err18 = {instancePath:instancePath+"/classification/nonRetryableStatuses/" + i2,schemaPath:"#/$defs/statuses/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.items.type,parentSchema:schema35.items,data:data12};
+const err18 = {instancePath:instancePath+"/classification/retryableStatusesWithHint/" + i2,schemaPath:"#/$defs/statuses/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.items.type,parentSchema:schema35.items,data:data12};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -590,7 +590,7 @@ errors++;
 }
 if((typeof data12 == "number") && (isFinite(data12))){
 if(data12 > 599 || isNaN(data12)){
-const err19 = {instancePath:instancePath+"/classification/nonRetryableStatuses/" + i2,schemaPath:"#/$defs/statuses/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema35.items,data:data12};
+const err19 = {instancePath:instancePath+"/classification/retryableStatusesWithHint/" + i2,schemaPath:"#/$defs/statuses/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema35.items,data:data12};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -600,7 +600,7 @@ vErrors.push(err19);
 errors++;
 }
 if(data12 < 100 || isNaN(data12)){
-const err20 = {instancePath:instancePath+"/classification/nonRetryableStatuses/" + i2,schemaPath:"#/$defs/statuses/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema35.items,data:data12};
+const err20 = {instancePath:instancePath+"/classification/retryableStatusesWithHint/" + i2,schemaPath:"#/$defs/statuses/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema35.items,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -622,7 +622,7 @@ continue;
 }
 if(typeof indices1[item1] == "number"){
 j1 = indices1[item1];
-const err21 = {instancePath:instancePath+"/classification/nonRetryableStatuses",schemaPath:"#/$defs/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema35,data:data11};
+const err21 = {instancePath:instancePath+"/classification/retryableStatusesWithHint",schemaPath:"#/$defs/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema35,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -637,7 +637,7 @@ indices1[item1] = i3;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/classification/nonRetryableStatuses",schemaPath:"#/$defs/statuses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema35.type,parentSchema:schema35,data:data11};
+const err22 = {instancePath:instancePath+"/classification/retryableStatusesWithHint",schemaPath:"#/$defs/statuses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema35.type,parentSchema:schema35,data:data11};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -647,10 +647,14 @@ vErrors.push(err22);
 errors++;
 }
 }
-if(data8.retry5xx !== undefined){
-let data13 = data8.retry5xx;
-if(typeof data13 !== "boolean"){
-const err23 = {instancePath:instancePath+"/classification/retry5xx",schemaPath:"#/properties/classification/properties/retry5xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.classification.properties.retry5xx.type,parentSchema:schema31.properties.classification.properties.retry5xx,data:data13};
+if(data8.nonRetryableStatuses !== undefined){
+let data13 = data8.nonRetryableStatuses;
+if(Array.isArray(data13)){
+const len2 = data13.length;
+for(let i4=0; i4<len2; i4++){
+let data14 = data13[i4];
+if(!(((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14))) && (isFinite(data14)))){
+const err23 = {instancePath:instancePath+"/classification/nonRetryableStatuses/" + i4,schemaPath:"#/$defs/statuses/items/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema35.items.type,parentSchema:schema35.items,data:data14};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -659,16 +663,9 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-if(data8.retryableCodes !== undefined){
-let data14 = data8.retryableCodes;
-if(Array.isArray(data14)){
-const len2 = data14.length;
-for(let i4=0; i4<len2; i4++){
-let data15 = data14[i4];
-if(typeof data15 === "string"){
-if(func1(data15) < 1){
-const err24 = {instancePath:instancePath+"/classification/retryableCodes/" + i4,schemaPath:"#/properties/classification/properties/retryableCodes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.classification.properties.retryableCodes.items,data:data15};
+if((typeof data14 == "number") && (isFinite(data14))){
+if(data14 > 599 || isNaN(data14)){
+const err24 = {instancePath:instancePath+"/classification/nonRetryableStatuses/" + i4,schemaPath:"#/$defs/statuses/items/maximum",keyword:"maximum",params:{comparison: "<=", limit: 599},message:"must be <= 599",schema:599,parentSchema:schema35.items,data:data14};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -677,9 +674,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-else {
-const err25 = {instancePath:instancePath+"/classification/retryableCodes/" + i4,schemaPath:"#/properties/classification/properties/retryableCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.classification.properties.retryableCodes.items.type,parentSchema:schema31.properties.classification.properties.retryableCodes.items,data:data15};
+if(data14 < 100 || isNaN(data14)){
+const err25 = {instancePath:instancePath+"/classification/nonRetryableStatuses/" + i4,schemaPath:"#/$defs/statuses/items/minimum",keyword:"minimum",params:{comparison: ">=", limit: 100},message:"must be >= 100",schema:100,parentSchema:schema35.items,data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -689,18 +685,19 @@ vErrors.push(err25);
 errors++;
 }
 }
-let i5 = data14.length;
+}
+let i5 = data13.length;
 let j2;
 if(i5 > 1){
 const indices2 = {};
 for(;i5--;){
-let item2 = data14[i5];
-if(typeof item2 !== "string"){
+let item2 = data13[i5];
+if(!(((typeof item2 == "number") && (!(item2 % 1) && !isNaN(item2))) && (isFinite(item2)))){
 continue;
 }
 if(typeof indices2[item2] == "number"){
 j2 = indices2[item2];
-const err26 = {instancePath:instancePath+"/classification/retryableCodes",schemaPath:"#/properties/classification/properties/retryableCodes/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)",schema:true,parentSchema:schema31.properties.classification.properties.retryableCodes,data:data14};
+const err26 = {instancePath:instancePath+"/classification/nonRetryableStatuses",schemaPath:"#/$defs/statuses/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i5+" are identical)",schema:true,parentSchema:schema35,data:data13};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -715,7 +712,7 @@ indices2[item2] = i5;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/classification/retryableCodes",schemaPath:"#/properties/classification/properties/retryableCodes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.classification.properties.retryableCodes.type,parentSchema:schema31.properties.classification.properties.retryableCodes,data:data14};
+const err27 = {instancePath:instancePath+"/classification/nonRetryableStatuses",schemaPath:"#/$defs/statuses/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema35.type,parentSchema:schema35,data:data13};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -725,10 +722,10 @@ vErrors.push(err27);
 errors++;
 }
 }
-if(data8.retryTimeouts !== undefined){
-let data16 = data8.retryTimeouts;
-if(typeof data16 !== "boolean"){
-const err28 = {instancePath:instancePath+"/classification/retryTimeouts",schemaPath:"#/properties/classification/properties/retryTimeouts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.classification.properties.retryTimeouts.type,parentSchema:schema31.properties.classification.properties.retryTimeouts,data:data16};
+if(data8.retry5xx !== undefined){
+let data15 = data8.retry5xx;
+if(typeof data15 !== "boolean"){
+const err28 = {instancePath:instancePath+"/classification/retry5xx",schemaPath:"#/properties/classification/properties/retry5xx/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.classification.properties.retry5xx.type,parentSchema:schema31.properties.classification.properties.retry5xx,data:data15};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -738,10 +735,15 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data8.maxDepth !== undefined){
-let data17 = data8.maxDepth;
-if(!(((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17))) && (isFinite(data17)))){
-const err29 = {instancePath:instancePath+"/classification/maxDepth",schemaPath:"#/properties/classification/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.classification.properties.maxDepth.type,parentSchema:schema31.properties.classification.properties.maxDepth,data:data17};
+if(data8.retryableCodes !== undefined){
+let data16 = data8.retryableCodes;
+if(Array.isArray(data16)){
+const len3 = data16.length;
+for(let i6=0; i6<len3; i6++){
+let data17 = data16[i6];
+if(typeof data17 === "string"){
+if(func1(data17) < 1){
+const err29 = {instancePath:instancePath+"/classification/retryableCodes/" + i6,schemaPath:"#/properties/classification/properties/retryableCodes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.classification.properties.retryableCodes.items,data:data17};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -750,9 +752,9 @@ vErrors.push(err29);
 }
 errors++;
 }
-if((typeof data17 == "number") && (isFinite(data17))){
-if(data17 > 64 || isNaN(data17)){
-const err30 = {instancePath:instancePath+"/classification/maxDepth",schemaPath:"#/properties/classification/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema31.properties.classification.properties.maxDepth,data:data17};
+}
+else {
+const err30 = {instancePath:instancePath+"/classification/retryableCodes/" + i6,schemaPath:"#/properties/classification/properties/retryableCodes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.classification.properties.retryableCodes.items.type,parentSchema:schema31.properties.classification.properties.retryableCodes.items,data:data17};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -761,8 +763,19 @@ vErrors.push(err30);
 }
 errors++;
 }
-if(data17 < 0 || isNaN(data17)){
-const err31 = {instancePath:instancePath+"/classification/maxDepth",schemaPath:"#/properties/classification/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.classification.properties.maxDepth,data:data17};
+}
+let i7 = data16.length;
+let j3;
+if(i7 > 1){
+const indices3 = {};
+for(;i7--;){
+let item3 = data16[i7];
+if(typeof item3 !== "string"){
+continue;
+}
+if(typeof indices3[item3] == "number"){
+j3 = indices3[item3];
+const err31 = {instancePath:instancePath+"/classification/retryableCodes",schemaPath:"#/properties/classification/properties/retryableCodes/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j3},message:"must NOT have duplicate items (items ## "+j3+" and "+i7+" are identical)",schema:true,parentSchema:schema31.properties.classification.properties.retryableCodes,data:data16};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -770,12 +783,14 @@ else {
 vErrors.push(err31);
 }
 errors++;
+break;
 }
+indices3[item3] = i7;
 }
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/classification",schemaPath:"#/properties/classification/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.classification.type,parentSchema:schema31.properties.classification,data:data8};
+const err32 = {instancePath:instancePath+"/classification/retryableCodes",schemaPath:"#/properties/classification/properties/retryableCodes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.classification.properties.retryableCodes.type,parentSchema:schema31.properties.classification.properties.retryableCodes,data:data16};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -785,14 +800,74 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data8.retryTimeouts !== undefined){
+let data18 = data8.retryTimeouts;
+if(typeof data18 !== "boolean"){
+const err33 = {instancePath:instancePath+"/classification/retryTimeouts",schemaPath:"#/properties/classification/properties/retryTimeouts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.classification.properties.retryTimeouts.type,parentSchema:schema31.properties.classification.properties.retryTimeouts,data:data18};
 if(vErrors === null){
 vErrors = [err33];
 }
 else {
 vErrors.push(err33);
+}
+errors++;
+}
+}
+if(data8.maxDepth !== undefined){
+let data19 = data8.maxDepth;
+if(!(((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19))) && (isFinite(data19)))){
+const err34 = {instancePath:instancePath+"/classification/maxDepth",schemaPath:"#/properties/classification/properties/maxDepth/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.classification.properties.maxDepth.type,parentSchema:schema31.properties.classification.properties.maxDepth,data:data19};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+if((typeof data19 == "number") && (isFinite(data19))){
+if(data19 > 64 || isNaN(data19)){
+const err35 = {instancePath:instancePath+"/classification/maxDepth",schemaPath:"#/properties/classification/properties/maxDepth/maximum",keyword:"maximum",params:{comparison: "<=", limit: 64},message:"must be <= 64",schema:64,parentSchema:schema31.properties.classification.properties.maxDepth,data:data19};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+if(data19 < 0 || isNaN(data19)){
+const err36 = {instancePath:instancePath+"/classification/maxDepth",schemaPath:"#/properties/classification/properties/maxDepth/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.classification.properties.maxDepth,data:data19};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+}
+}
+else {
+const err37 = {instancePath:instancePath+"/classification",schemaPath:"#/properties/classification/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.classification.type,parentSchema:schema31.properties.classification,data:data8};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+}
+else {
+const err38 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
 }
 errors++;
 }

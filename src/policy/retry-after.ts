@@ -1,29 +1,42 @@
 /**
  * Retry-After hints: milliseconds, header seconds or an HTTP-date, turned into a delay in milliseconds.
  */
+import { parseHttpDate } from './http-date.ts';
+import { isArraySafe, isObjectLike, read } from './safe-read.ts';
 import type { RetryAfterOptions } from './types.ts';
 
-/** Header containers this module reads: a fetch `Headers`, or a plain record (keys in any case). */
-export type HeaderSource = Headers | Readonly<Record<string, string | readonly string[] | undefined>>;
+/**
+ * Header containers this module reads: a fetch or undici `Headers`, anything with a `get(name)` method (axios's
+ * `AxiosHeaders`), a `Map`, a list of `[name, value]` pairs, or a plain record (Node's `IncomingHttpHeaders`,
+ * the AI SDK's `responseHeaders`). Names are matched in any case.
+ */
+export type HeaderSource =
+  | Headers
+  | ReadonlyMap<string, unknown>
+  | Iterable<readonly [string, unknown]>
+  | Readonly<Record<string, string | number | readonly string[] | undefined>>;
 
 const DIGITS = /^\d+$/;
 const DECIMAL = /^\d+(?:\.\d+)?$/;
-// An HTTP-date names a weekday or month; requiring a letter keeps bare numbers and ISO-ish junk out of Date.parse.
-const HTTP_DATE_HINT = /^[A-Za-z]{3,9},? /;
-const HAS_ZONE = /(?:GMT|UTC|UT|Z|[+-]\d{4})$/i;
+
+/** Most header entries read from one container: a hostile or endless one costs no more. */
+const HEADER_LIMIT = 1000;
 
 /**
  * Turns a Retry-After value into a delay in whole milliseconds.
  *
- * A number is milliseconds; a string of digits is seconds (the Retry-After header); both are relative and
- * ignore `wallNowMs`. An HTTP-date (IMF-fixdate, or an obsolete RFC 850 / asctime form) is an absolute
- * instant: the delay until it from `wallNowMs`, a wall-clock reading in ms since the Unix epoch
- * (`clock.wallNow()`, never a monotonic reading), and 0 when it is past. Anything else (negative, not finite,
- * not a number or string) is undefined.
+ * A number is milliseconds; a string of digits is seconds (the Retry-After header's delay-seconds); both are
+ * relative and ignore `wallNowMs`. An HTTP-date in one of the three forms of RFC 9110 (IMF-fixdate
+ * `Sun, 06 Nov 1994 08:49:37 GMT`, RFC 850 `Sunday, 06-Nov-94 08:49:37 GMT`, asctime
+ * `Sun Nov  6 08:49:37 1994`), exactly as written there, is an absolute instant: the delay until it from
+ * `wallNowMs`, a wall-clock reading in ms since the Unix epoch (`clock.wallNow()`, never a monotonic
+ * reading), and 0 when it is past. Anything else (another date form, a negative or fractional number of
+ * seconds, a value that is not a number or string) is undefined: no hint.
  *
  * @example
  * parseRetryAfter('120', clock.wallNow()); // 120000
  * parseRetryAfter('Wed, 21 Oct 2015 07:28:00 GMT', Date.UTC(2015, 9, 21, 7, 27, 0)); // 60000
+ * parseRetryAfter('Wed Oct 21 2015 07:28:00 GMT', Date.UTC(2015, 9, 21, 7, 27, 0)); // undefined
  */
 export function parseRetryAfter(value: unknown, wallNowMs: number): number | undefined {
   if (typeof value === 'number') {
@@ -32,13 +45,11 @@ export function parseRetryAfter(value: unknown, wallNowMs: number): number | und
   if (typeof value !== 'string') return undefined;
   const text = value.trim();
   if (DIGITS.test(text)) {
-    const ms = Number(text) * 1000;
-    return Number.isFinite(ms) ? ms : undefined;
+    // More seconds than a double holds is still a valid (very long) delay: the cap cuts it.
+    return Math.min(Number(text) * 1000, Number.MAX_SAFE_INTEGER);
   }
-  if (!HTTP_DATE_HINT.test(text)) return undefined;
-  // HTTP dates are always UTC; asctime carries no zone, and Date.parse would read it as local time.
-  const at = Date.parse(HAS_ZONE.test(text) ? text : `${text} GMT`);
-  if (Number.isNaN(at) || !Number.isFinite(wallNowMs)) return undefined;
+  const at = parseHttpDate(text, wallNowMs);
+  if (at === undefined || !Number.isFinite(wallNowMs)) return undefined;
   return Math.max(0, Math.floor(at - wallNowMs));
 }
 
@@ -59,25 +70,69 @@ export function unusableRetryAfter(value: unknown): string | undefined {
   }
   if (typeof value === 'string') {
     return parseRetryAfter(value, 0) === undefined
-      ? `${JSON.stringify(value.slice(0, 64))} is neither seconds nor an HTTP-date`
+      ? `${JSON.stringify(value.slice(0, 64))} is neither whole seconds nor an HTTP-date of RFC 9110 (such as "Sun, 06 Nov 1994 08:49:37 GMT")`
       : undefined;
   }
-  const what = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+  const what = value === null ? 'null' : isArraySafe(value) ? 'an array' : `a ${typeof value}`;
   return `${what} is neither milliseconds (a number) nor a Retry-After header value (a string)`;
 }
 
-/** Reads one header from either container, case-insensitively; the first value of a list. */
-export function headerValue(headers: HeaderSource, name: string): string | undefined {
-  if (typeof (headers as Headers).get === 'function') {
-    return (headers as Headers).get(name) ?? undefined;
-  }
-  const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
-  for (const [key, value] of Object.entries(record)) {
-    if (key.toLowerCase() !== name) continue;
-    const first = Array.isArray(value) ? value[0] : value;
-    if (typeof first === 'string') return first;
+/** A header value as read: a string, the first of a list, a number written as text; else undefined. */
+function text(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  if (isArraySafe(value)) return text(read(value, 0));
+  return undefined;
+}
+
+/** The value of `name` among `[key, value]` pairs, keys in any case. */
+function fromPairs(pairs: Iterable<unknown>, name: string): string | undefined {
+  let count = 0;
+  for (const pair of pairs) {
+    if (++count > HEADER_LIMIT) break;
+    if (!isObjectLike(pair)) continue;
+    const key = read(pair, 0);
+    if (typeof key === 'string' && key.toLowerCase() === name) return text(read(pair, 1));
   }
   return undefined;
+}
+
+/**
+ * Reads one header from any {@link HeaderSource}, its name in any case; the first value of a list; undefined
+ * when it is absent or the container cannot be read (a getter or Proxy that throws).
+ */
+export function headerValue(headers: HeaderSource | object, name: string): string | undefined {
+  const lower = name.toLowerCase();
+  if (!isObjectLike(headers)) return undefined;
+  try {
+    const get = read(headers, 'get');
+    if (typeof get === 'function') {
+      const found = text(get.call(headers, lower));
+      if (found !== undefined) return found;
+    }
+    const iterate = read(headers, Symbol.iterator);
+    if (typeof iterate === 'function') return fromPairs(headers as Iterable<unknown>, lower);
+    for (const key of Object.keys(headers).slice(0, HEADER_LIMIT)) {
+      if (key.toLowerCase() === lower) return text(read(headers, key));
+    }
+  } catch {
+    // A container that throws when read holds no hint.
+  }
+  return undefined;
+}
+
+/**
+ * The hint in one header container, as a classification reports it: `retry-after-ms` as a number of
+ * milliseconds, else `retry-after` as written (seconds or an HTTP-date); a malformed `retry-after-ms` is
+ * passed over for `retry-after`, and reported as written when there is none, so that it is heard of. An empty
+ * value is no hint.
+ */
+export function hintInHeaders(headers: HeaderSource | object): string | number | undefined {
+  const ms = headerValue(headers, 'retry-after-ms')?.trim();
+  if (ms !== undefined && DECIMAL.test(ms)) return Math.floor(Number(ms));
+  const value = headerValue(headers, 'retry-after')?.trim();
+  if (value !== undefined && value !== '') return value;
+  return ms === undefined || ms === '' ? undefined : ms;
 }
 
 /**
@@ -89,10 +144,8 @@ export function headerValue(headers: HeaderSource, name: string): string | undef
  * retryAfterFromHeaders(new Headers({ 'retry-after-ms': '250' }), clock.wallNow()); // 250
  */
 export function retryAfterFromHeaders(headers: HeaderSource, wallNowMs: number): number | undefined {
-  const ms = headerValue(headers, 'retry-after-ms')?.trim();
-  if (ms !== undefined && DECIMAL.test(ms) && Number.isFinite(Number(ms))) return Math.floor(Number(ms));
-  const value = headerValue(headers, 'retry-after');
-  return value === undefined ? undefined : parseRetryAfter(value, wallNowMs);
+  const hint = hintInHeaders(headers);
+  return hint === undefined ? undefined : parseRetryAfter(hint, wallNowMs);
 }
 
 /**

@@ -42,6 +42,11 @@ export interface TimingPolicy {
 /** Which thrown errors count as retryable (the rest take the `error` route). */
 export interface ClassificationOptions {
   readonly retryableStatuses: readonly number[];
+  /**
+   * Statuses retried only when the error carries a usable Retry-After (RFC 9110 lets a server say so of a 413
+   * whose condition is temporary).
+   */
+  readonly retryableStatusesWithHint: readonly number[];
   /** Statuses never retried even when in a retryable range. */
   readonly nonRetryableStatuses: readonly number[];
   /** Any status >= 500 is retryable unless listed as non-retryable. */

@@ -1,5 +1,6 @@
 import { isSwitchyardError } from '../errors.ts';
 import type { ErrorClassification } from '../policy/classify.ts';
+import { describeThrown } from '../policy/safe-read.ts';
 import type { ErrorSummary } from './events.ts';
 
 /** What the dispatcher knows about a failure: the classification plus the engine's own code. */
@@ -22,6 +23,17 @@ export function engineError(
   retryable = false,
 ): ClassifiedError {
   return { engineCode: code, code, message, kind, retryable };
+}
+
+/**
+ * An error the engine threw while an item was at `placement` (not a node's error), as the item's failure: a
+ * {@link SwitchyardError} with its own code (a hostile pointer's `E_INPUT`), anything else as `E_ENGINE`.
+ * Never throws, whatever was thrown.
+ */
+export function engineFailure(error: unknown, placement: string): ClassifiedError {
+  if (isSwitchyardError(error)) return engineError(error.code, describeThrown(error));
+  const message = `the engine failed at placement '${placement}': ${describeThrown(error)}; report this with the DAG and input that caused it`;
+  return engineError('E_ENGINE', message);
 }
 
 /** The plain-JSON form of a failure used in events and results. */

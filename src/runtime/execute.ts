@@ -1,4 +1,5 @@
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
+import { describeThrown, isObjectLike, read } from '../policy/safe-read.ts';
 import type { Clock } from '../policy/types.ts';
 import { LinkedAbort, unwatchAbort, watchAbort } from './abort-watch.ts';
 import { spent } from './budgets.ts';
@@ -13,24 +14,35 @@ export interface NormalResult {
   readonly retryAfter: number | string | undefined;
 }
 
-/** True for promises and other thenables; plain results are handled without awaiting. */
+/**
+ * True for promises and other thenables; plain results are handled without awaiting. A value whose `then`
+ * cannot be read (a Proxy whose traps throw) is not one.
+ */
 export function isThenable<T>(value: unknown): value is PromiseLike<T> {
-  return (
-    value !== null &&
-    (typeof value === 'object' || typeof value === 'function') &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
+  return isObjectLike(value) && typeof read(value, 'then') === 'function';
+}
+
+/** A returned value as a message shows it: its JSON, else how it prints, else that it cannot be read. */
+function shown(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return describeThrown(value, 'a value that cannot be read');
+  }
 }
 
 /** Reads a node's answer; anything but an output name or `{ output }` is a node bug reported as `E_NODE_ERROR`. */
 export function normaliseResult(result: NodeResult | undefined, placement: string): NormalResult {
   if (typeof result === 'string') return { output: result, reason: undefined, retryAfter: undefined };
-  if (result !== null && typeof result === 'object' && typeof result.output === 'string') {
-    return { output: result.output, reason: result.reason, retryAfter: result.retryAfter };
+  const output = result !== null && typeof result === 'object' ? read(result, 'output') : undefined;
+  if (typeof output === 'string' && result !== null && typeof result === 'object') {
+    // Read once each: a getter may answer differently, or throw, on a second read.
+    const reason = read(result, 'reason') as string | undefined;
+    return { output, reason, retryAfter: read(result, 'retryAfter') as number | string | undefined };
   }
   throw new SwitchyardError(
     'E_NODE_ERROR',
-    `the node at placement '${placement}' returned ${JSON.stringify(result) ?? String(result)}; return an output name or { output }`,
+    `the node at placement '${placement}' returned ${shown(result)}; return an output name or { output }`,
   );
 }
 

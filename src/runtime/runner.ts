@@ -1,10 +1,9 @@
 import type { Dag, DagLibrary } from '../document/model.ts';
-import { isSwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
 import { sleepUnder } from './abort-watch.ts';
-import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
+import { type ClassifiedError, engineFailure, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
 import type { ErrorSummary } from './events.ts';
 import { isThenable } from './execute.ts';
@@ -166,12 +165,13 @@ export class RunContext extends RunScope {
   /**
    * A node's Retry-After hint if it is usable, else undefined (the back-off applies) after a `warning` event
    * saying why: a node's malformed hint is its author's mistake to hear about, not a reason to fail the item.
+   * `how` says where the hint came from (`returned a retryAfter`).
    */
   usableHint(hint: unknown, item: string, dag: string, placement: string, how: string): unknown {
     const why = unusableRetryAfter(hint);
     if (why === undefined) return hint;
     if (this.events) {
-      const message = `the node at placement '${placement}' ${how} retryAfter ${why}; the back-off applies instead — give milliseconds (a number ≥ 0) or a Retry-After header value`;
+      const message = `the node at placement '${placement}' ${how}: ${why}; the back-off applies instead — give milliseconds (a number ≥ 0) or a Retry-After header value`;
       this.events.emit({ type: 'warning', code: 'W_RETRY_AFTER_IGNORED', item, dag, placement, message });
     }
     return undefined;
@@ -203,12 +203,4 @@ export class RunContext extends RunScope {
     }
     return this.ended(dagId, state, placement, { kind: 'failed', placement, error });
   }
-}
-
-/** An error the engine threw while moving an item (not a node's error), as the item's failure. */
-function engineFailure(error: unknown, placement: string): ClassifiedError {
-  if (isSwitchyardError(error)) return engineError(error.code, error.message);
-  const reason = error instanceof Error ? error.message : String(error);
-  const message = `the engine failed at placement '${placement}': ${reason}; report this with the DAG and input that caused it`;
-  return engineError('E_ENGINE', message);
 }

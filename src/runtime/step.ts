@@ -179,6 +179,13 @@ async function otherStep(
   return transit(run, prep, state, at, carry, outcome, started);
 }
 
+/** Where a thrown error's Retry-After was, for a warning: its `retryAfter`, or a header of its response. */
+function thrownHint(from: string | undefined): string {
+  return from === undefined || from === 'retryAfter'
+    ? 'threw an error with a retryAfter'
+    : `threw an error whose ${from} hold a Retry-After`;
+}
+
 /**
  * Decides on an outcome and follows the decision: the item's next placement and wait, or its failure.
  * `started` is the clock time the placement started (for its `placement.end`). Exported for the
@@ -197,9 +204,15 @@ export function transit(
   const dagId = prep.compiled.dag.id;
   const timing = prep.timings[at.index] ?? run.env.policy.defaults;
   let hint: unknown = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
-  if (hint !== undefined) hint = run.usableHint(hint, state.id, dagId, at.key, 'returned');
+  if (hint !== undefined) hint = run.usableHint(hint, state.id, dagId, at.key, 'returned a retryAfter');
   else if ('error' in outcome && outcome.error.retryAfter !== undefined)
-    run.usableHint(outcome.error.retryAfter, state.id, dagId, at.key, 'threw an error with');
+    run.usableHint(
+      outcome.error.retryAfter,
+      state.id,
+      dagId,
+      at.key,
+      thrownHint(outcome.error.retryAfterFrom),
+    );
   const now = run.clock.now();
   // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
   const wallNow =
