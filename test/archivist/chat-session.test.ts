@@ -6,6 +6,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { ArchivistEnv } from '../../examples/archivist/environment.ts';
 import { main } from '../../examples/archivist/main.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
+import { waitFor } from '../wait-for.ts';
 import { closeModelServers, failure, serveModel } from './model-server.ts';
 
 afterEach(closeModelServers);
@@ -42,11 +43,6 @@ function chatWith(args: readonly string[], stdin: PassThrough, env: Record<strin
   };
   const done = main(['node', 'archivist', 'chat', ...args], io).then((code) => ({ code, out, err }));
   return { done, err: () => err };
-}
-
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !done(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
-  expect(done()).toBe(true);
 }
 
 describe('archivist chat with piped input', () => {
@@ -97,9 +93,12 @@ describe('archivist chat with piped input', () => {
     const stdin = new PassThrough();
     const running = chatWith(args, stdin, env, true);
     stdin.write('books by George Orwell\r');
-    await until(() => calls === 1);
+    await waitFor(() => calls === 1, { what: 'the question to reach the model', seen: running.err });
     stdin.write('\x03');
-    await until(() => running.err().includes('answer cancelled'));
+    await waitFor(() => running.err().includes('answer cancelled'), {
+      what: 'the answer to be cancelled',
+      seen: running.err,
+    });
     stdin.write('exit\r');
     const first = await running.done;
     expect(first.code).toBe(0);

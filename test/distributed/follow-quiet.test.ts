@@ -8,13 +8,15 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { nodes as composeNodes } from '../../examples/compose-validate/nodes.ts';
 import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
-import { DEFAULT_QUEUE, startWorker } from '../../src/distributed/worker.ts';
+import { runKeys } from '../../src/distributed/keys.ts';
+import { startWorker } from '../../src/distributed/worker.ts';
 import type { Dag } from '../../src/document/model.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import type { NodeDefinition } from '../../src/runtime/node.ts';
 import type { EventQuery, RunStore } from '../../src/store/types.ts';
 import { loadDag } from '../runtime/helpers.ts';
 import { removeScratchKeys, scratchPrefix, scratchRedisStore, TEST_REDIS } from '../store/redis-scratch.ts';
+import { waitFor } from '../wait-for.ts';
 
 afterAll(removeScratchKeys);
 
@@ -37,8 +39,6 @@ async function countingStore(prefix: string): Promise<{ store: RunStore; reads: 
   };
   return { store, reads: () => reads };
 }
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function withWorkers<T>(prefix: string, body: () => Promise<T>): Promise<T> {
   const workers = await Promise.all(
@@ -104,16 +104,22 @@ describe('following a distributed run', () => {
     const dispatcher = await createDistributedDispatcher({ connection: TEST_REDIS, nodes, policy, prefix });
     try {
       // Submitted before any worker runs, so the follower starts quiet (its jobs on the queue, it polls the
-      // ledger); the listener comes then, before any worker wrote an event.
+      // ledger); the listener comes once Redis has seen the follower read the ledger, before any worker
+      // wrote an event.
+      const monitor = await new Redis(TEST_REDIS).monitor();
+      let ledger: string | undefined;
+      let ledgerRead = false;
+      monitor.on('monitor', (_time: string, args: string[]) => {
+        if (args[0]?.toLowerCase() === 'hmget' && args[1] === ledger && args[2] === 'closed')
+          ledgerRead = true;
+      });
       const run = dispatcher.run(dag, {}, { items });
-      const redis = new Redis(TEST_REDIS);
+      ledger = runKeys(prefix, run.id).ledger;
       try {
-        while ((await redis.llen(`${prefix}:${DEFAULT_QUEUE}:wait`)) === 0) await pause(10);
+        await waitFor(() => ledgerRead, { what: "the follower's first read of the run's ledger" });
       } finally {
-        redis.disconnect();
+        monitor.disconnect();
       }
-      // Time for the follower, started once the jobs are queued, to begin its quiet wait: nothing moves meanwhile.
-      await pause(300);
       const events: RunEvent[] = [];
       const heard = (async () => {
         for await (const event of run) events.push(event);

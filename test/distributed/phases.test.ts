@@ -18,6 +18,7 @@ import type { RunEvent } from '../../src/runtime/events.ts';
 import { defineNode, type NodeDefinition, registryOf } from '../../src/runtime/node.ts';
 import type { RunResult } from '../../src/runtime/run.ts';
 import { removeScratchKeys, TEST_REDIS } from '../store/redis-scratch.ts';
+import { waitFor } from '../wait-for.ts';
 import { scratchCluster } from './fixtures/scratch-cluster.ts';
 
 afterAll(removeScratchKeys);
@@ -177,6 +178,8 @@ describe('phases of a distributed run', () => {
     timeout: 30_000,
   }, async () => {
     const lab = await scratch();
+    const redis = new Redis(TEST_REDIS);
+    const queue = new Queue(DEFAULT_QUEUE, { connection: redis, prefix: lab.prefix });
     try {
       const lines: string[] = [];
       await lab.start([work, tearDown], {
@@ -184,9 +187,12 @@ describe('phases of a distributed run', () => {
         handBack: { delayMs: 20, capMs: 40 },
       });
       const run = lab.dispatcher.run(phased('setup', 'teardown'), {}, { items: [{ name: 'a' }] });
-      // The worker that lacks the node hands the job back a few times before one that has it starts.
-      while (lines.length === 0) await pause(10);
-      await pause(200);
+      // The worker that lacks the node hands the job back three times before one that has it starts.
+      await waitFor(
+        async () =>
+          (await queue.getJobs(['delayed', 'wait', 'active'])).some((job) => job.data.handedBack?.times >= 3),
+        { what: 'the pre-phase job to be handed back three times', seen: () => lines.join('\n') },
+      );
       expect(seen).toEqual([]);
       await lab.start();
       const result = await run;
@@ -198,6 +204,8 @@ describe('phases of a distributed run', () => {
         ),
       ]);
     } finally {
+      await queue.close();
+      await redis.quit();
       await lab.close();
     }
   });

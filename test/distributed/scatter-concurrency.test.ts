@@ -3,8 +3,8 @@
  * them in one process: two workers with four slots each never have more children of the scatter running
  * than the limit, for a node body (a child runs while its node does) and for a sub-DAG body (a child runs
  * from its first job until it ends, a Retry-After wait between included). Children meet at a rendezvous:
- * each waits until `goal` are in flight at once, or `patience` passes, so the limit is reached whenever it
- * allows, however slow the machine. Real Redis; every key is removed.
+ * each waits until as many are in flight at once as the run allows, however slow the machine, then lingers
+ * a moment for one more, which only a broken limit lets in. Real Redis; every key is removed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
@@ -13,29 +13,26 @@ import type { Dag, DagLibrary } from '../../src/document/model.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 import { defineNode, type NodeDefinition } from '../../src/runtime/node.ts';
 import { removeScratchKeys } from '../store/redis-scratch.ts';
+import { type Meeting, Rendezvous } from './fixtures/rendezvous.ts';
 import { scratchCluster } from './fixtures/scratch-cluster.ts';
 
 afterAll(removeScratchKeys);
 
-/** Children in flight now, the most at once, and the rendezvous. */
-const flight = { now: 0, most: 0, goal: 3, patience: 300 };
-
-async function meet(): Promise<void> {
-  const giveUp = Date.now() + flight.patience;
-  while (flight.most < flight.goal && Date.now() < giveUp) {
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
+/** Children in flight: now, the most at once, and where they meet. */
+const flight = new Rendezvous();
+/** A scatter limited to two children in flight: two must meet, a third is lingered for. */
+const LIMITED: Meeting = { reach: 2, goal: 3 };
+/** A scatter without a written limit: the workers' eight slots let three meet. */
+const FREE: Meeting = { reach: 3, goal: 3 };
 
 /** A node body: the child is in flight while it runs. */
 const body = defineNode({
   id: 'urn:test:sc:body',
   outputs: ['ok'],
   run: async (item) => {
-    flight.now++;
-    flight.most = Math.max(flight.most, flight.now);
-    await meet();
-    flight.now--;
+    flight.enter();
+    await flight.meet();
+    flight.leave();
     item.data.result = Number(item.data.item) * 2;
     return 'ok';
   },
@@ -47,8 +44,7 @@ const start = defineNode({
   outputs: ['ok', 'later'],
   run: (_item, ctx) => {
     if (ctx.visit > 1) return 'ok';
-    flight.now++;
-    flight.most = Math.max(flight.most, flight.now);
+    flight.enter();
     return { output: 'later', retryAfter: 20 };
   },
 });
@@ -56,8 +52,8 @@ const finish = defineNode({
   id: 'urn:test:sc:finish',
   outputs: ['ok'],
   run: async (item) => {
-    await meet();
-    flight.now--;
+    await flight.meet();
+    flight.leave();
     item.data.result = Number(item.data.item) * 2;
     return 'ok';
   },
@@ -87,9 +83,9 @@ function fanned(over: { node: string } | { dag: string }): Dag {
     .build();
 }
 
-async function run(doc: Dag, policy: PolicyInput, library?: DagLibrary) {
+async function run(doc: Dag, policy: PolicyInput, meeting: Meeting, library?: DagLibrary) {
   const lab = await scratchCluster({ nodes, policy, ...(library === undefined ? {} : { library }) });
-  Object.assign(flight, { now: 0, most: 0 });
+  flight.reset(meeting);
   try {
     await lab.start();
     await lab.start();
@@ -108,23 +104,26 @@ const doubled = [
 ];
 
 describe('a scatter concurrency limit across workers', () => {
-  it('bounds the children of a node body in flight', { timeout: 30_000 }, async () => {
-    const limited = await run(fanned({ node: 'urn:test:sc:body' }), {
-      placements: { fan: { concurrency: 2 } },
-    });
+  it('bounds the children of a node body in flight', { timeout: 60_000 }, async () => {
+    const limited = await run(
+      fanned({ node: 'urn:test:sc:body' }),
+      { placements: { fan: { concurrency: 2 } } },
+      LIMITED,
+    );
     expect(limited).toEqual({ status: 'completed', out: doubled, most: 2 });
     // Without a written limit the workers' eight slots are the bound.
-    const free = await run(fanned({ node: 'urn:test:sc:body' }), {});
+    const free = await run(fanned({ node: 'urn:test:sc:body' }), {}, FREE);
     expect(free.most).toBeGreaterThan(2);
     expect(free.out).toEqual(doubled);
   });
 
-  it('bounds the children of a sub-DAG body in flight, waits included', { timeout: 30_000 }, async () => {
+  it('bounds the children of a sub-DAG body in flight, waits included', { timeout: 60_000 }, async () => {
     const library = libraryOf([child]);
     const doc = fanned({ dag: 'urn:test:sc:child' });
-    const limited = await run(doc, { placements: { 'urn:test:sc:parent#fan': { concurrency: 2 } } }, library);
+    const limit = { placements: { 'urn:test:sc:parent#fan': { concurrency: 2 } } };
+    const limited = await run(doc, limit, LIMITED, library);
     expect(limited).toEqual({ status: 'completed', out: doubled, most: 2 });
-    const free = await run(doc, {}, library);
+    const free = await run(doc, {}, FREE, library);
     expect(free.most).toBeGreaterThan(2);
     expect(free.out).toEqual(doubled);
   });

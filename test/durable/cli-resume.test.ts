@@ -20,17 +20,36 @@ const WITHOUT_REVIEW = join(FIXTURES, 'nodes-without-review.ts');
 const ROOT = join(import.meta.dirname, '..', '..');
 const COMPOSE_DAG = join(ROOT, 'dags', 'compose-validate.jsonld');
 const COMPOSE_NODES = join(ROOT, 'examples', 'compose-validate', 'nodes.ts');
-/** One item whose fetch fails once and asks to be retried after 3 s: a run that stays live a while. */
+/**
+ * One item whose fetch fails once and asks to be retried after five minutes: a run that stays live until
+ * the test stops it, however slow the machine. Run with {@link SLOW_POLICY}, whose cap lets the wait be.
+ */
 const SLOW = [
   {
     name: 'slow',
     parts: [{ fails: 0 }],
     fetchFails: 1,
-    fetchRetryAfterMs: 3000,
+    fetchRetryAfterMs: 300_000,
     reviewFails: 0,
     reviewRetryAfterMs: 0,
   },
 ];
+/** The crash test's policy with a Retry-After cap that keeps {@link SLOW}'s five-minute wait. */
+const SLOW_POLICY = {
+  defaults: {
+    backoff: { strategy: 'exponential', baseMs: 20, factor: 2, capMs: 80 },
+    jitter: 'none',
+    retryAfter: { honour: true, capMs: 600_000 },
+  },
+};
+/**
+ * compose/validate with a back-off of two and a half to five minutes after a rejected draft (the run's
+ * deadline above it): a run stopped during that wait stays stopped there, however slow the machine.
+ */
+const LONG_WAIT_POLICY = {
+  defaults: { backoff: { strategy: 'constant', baseMs: 300_000, capMs: 300_000 }, jitter: 'equal' },
+  run: { deadlineMs: 3_600_000 },
+};
 const QUICK = [
   {
     name: 'quick',
@@ -52,6 +71,8 @@ beforeAll(async () => {
   }
   dag = join(dir, 'crash.jsonld');
   await writeFile(join(dir, 'slow.json'), JSON.stringify(SLOW));
+  await writeFile(join(dir, 'slow.policy.json'), JSON.stringify(SLOW_POLICY));
+  await writeFile(join(dir, 'long-wait.policy.json'), JSON.stringify(LONG_WAIT_POLICY));
   await writeFile(join(dir, 'quick.json'), JSON.stringify(QUICK));
 });
 afterAll(async () => {
@@ -179,10 +200,10 @@ describe('switchyard resume', () => {
   let id: string;
 
   it('is refused with the holder pid and host while the run is live; Ctrl-C leaves the run resumable', async () => {
-    const child = start(['run', dag, '--nodes', NODES, '--input', '@slow.json', '--store', store()], {
-      CRASH_LOG: log(),
-    });
-    // The fetch failed and the item waits out its 3 s Retry-After: the run is live and holds its lease.
+    const args = ['run', dag, '--nodes', NODES, '--input', '@slow.json', '--policy', 'slow.policy.json'];
+    const child = start([...args, '--store', store()], { CRASH_LOG: log() });
+    // The fetch failed and the item waits out its five-minute Retry-After: the run is live and holds its
+    // lease until the Ctrl-C.
     await untilLogged(log(), child, (l) => l.k === 'end' && l.result === 'retry');
     id = await newRunId(store());
     const held = await runCli(['resume', id, '--nodes', NODES, '--store', store()], dir);
@@ -238,7 +259,11 @@ describe('switchyard resume', () => {
     await rename(dag, moved);
     process.env.CRASH_LOG = log();
     try {
-      const r = await runCli(['resume', id, '--nodes', NODES, '--store', store(), '--json'], dir);
+      // On the virtual clock, what is left of the five-minute wait takes no real time.
+      const r = await runCli(
+        ['resume', id, '--nodes', NODES, '--store', store(), '--virtual-time', '--json'],
+        dir,
+      );
       expect(r.err).toContain('crash.jsonld is gone');
       expect(r.code).toBe(0);
       expect(JSON.parse(r.out)).toMatchObject({ runId: id, status: 'completed', resumed: true });
@@ -290,16 +315,17 @@ describe('switchyard resume', () => {
 
 describe('switchyard resume: the clock, the jitter and the deadline', () => {
   it('goes on on a virtual clock with --virtual-time and --seed, and refuses a wrong flag in one line', async () => {
-    // compose/validate, whose nodes do no real I/O: the first draft gets a 429 with a 2 s Retry-After.
+    // compose/validate, whose nodes do no real I/O: the first draft is rejected, and the item waits minutes.
     const path = join(dir, 'virtual.db');
     const events = join(dir, 'virtual-events.jsonl');
-    const input = JSON.stringify({ topic: 'whales', rejections: 5, fail: '429' });
+    const input = JSON.stringify({ topic: 'whales', rejections: 1 });
     const args = ['--nodes', COMPOSE_NODES, '--store', path];
-    const child = start(['run', COMPOSE_DAG, ...args, '--input', input, '--events', events], {});
+    const policy = ['--policy', 'long-wait.policy.json'];
+    const child = start(['run', COMPOSE_DAG, ...args, ...policy, '--input', input, '--events', events], {});
     const waiting = async () =>
       (await readFile(events, 'utf8').catch(() => '')).includes('"retry.scheduled"');
     while (!(await waiting())) await sleep(5);
-    // Stopped while the item waits out the Retry-After: the rest of the wait is left for the resume.
+    // Stopped while the item waits out its back-off: the rest of the wait is left for the resume.
     child.process.kill('SIGINT');
     expect((await child.done).code).toBe(1);
     const id = await newRunId(path);
