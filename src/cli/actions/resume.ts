@@ -1,4 +1,5 @@
 import type { Dag } from '../../document/model.ts';
+import { systemClock } from '../../policy/clock.ts';
 import { resolvePolicy } from '../../policy/resolve.ts';
 import type { PolicyInput, RuntimePolicy } from '../../policy/types.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
@@ -11,20 +12,21 @@ import type { ResumeCommandOptions } from '../commands/resume.ts';
 import type { CliIO } from '../io.ts';
 import { loadNodeModule } from '../node-modules.ts';
 import { displayPath } from '../output.ts';
-import { loadPolicyFor } from '../policy-file.ts';
+import { loadPolicyFor, type PolicyIO } from '../policy-file.ts';
 import { type RecordedDocuments, recordedDocuments } from '../run-documents.ts';
 import { openEvents } from '../run-events.ts';
-import { runFlags } from '../run-flags.ts';
+import { claimRunStdio, runFlags, summaryIO } from '../run-flags.ts';
 import { printRunResult } from '../run-output.ts';
-import { runProgress } from '../run-progress.ts';
+import { progressMode, runProgress } from '../run-progress.ts';
 import { interruptOnSigint, openResumeStore, resumeCommand, resumeHint } from '../run-store.ts';
 import { errorCollector } from '../run-summary.ts';
+import { isDash, STDIN_NAME } from '../stdio.ts';
 
 /** The run's policy: `--policy` when given, else the one the run was recorded with. */
 async function policyOf(
   record: RunRecord,
   option: string | undefined,
-  cwd: string,
+  io: PolicyIO,
   documents: RecordedDocuments | undefined,
 ): Promise<{ policy: RuntimePolicy; from: string }> {
   if (option !== undefined) {
@@ -32,14 +34,15 @@ async function policyOf(
       documents?.dag === undefined
         ? { dag: record.dag.document as Dag }
         : { dag: documents.dag, ...(documents.library === undefined ? {} : { library: documents.library }) };
-    return { policy: await loadPolicyFor(option, cwd, target), from: displayPath(option, cwd) };
+    const from = isDash(option) ? STDIN_NAME : displayPath(option, io.cwd);
+    return { policy: await loadPolicyFor(option, io, target), from };
   }
   return { policy: resolvePolicy(record.policy.value as PolicyInput), from: 'as recorded with the run' };
 }
 
-/** How many input items had ended before this resume, for the progress line (read only on a terminal). */
-async function endedBefore(store: RunStore, runId: string): Promise<number> {
-  if (process.stderr.isTTY !== true) return 0;
+/** How many input items had ended before this resume, for the progress line (read only when it shows). */
+async function endedBefore(store: RunStore, runId: string, shown: boolean): Promise<number> {
+  if (!shown) return 0;
   const ended = await store.listCheckpoints(runId, 'ended');
   return ended.filter((c) => !/[./]/u.test(c.itemId)).length;
 }
@@ -56,6 +59,7 @@ export async function resumeAction(
 ): Promise<void> {
   // Flag values first: a wrong command line is a usage error whatever the store holds.
   const { deadlineMs, clock, random } = runFlags(options);
+  claimRunStdio(undefined, options);
   const nodes = await loadNodeModule(options.nodes, io.cwd);
   const opened = await openResumeStore(options.store, io.cwd);
   const { store, path } = opened;
@@ -77,7 +81,7 @@ export async function resumeAction(
     const { policy, from } =
       record === undefined || !live
         ? { policy: undefined, from: undefined }
-        : await policyOf(record, options.policy, io.cwd, documents);
+        : await policyOf(record, options.policy, io, documents);
     const dispatcher = createDispatcher({
       nodes,
       store,
@@ -87,14 +91,20 @@ export async function resumeAction(
       ...(random === undefined ? {} : { random }),
     });
     // A run the engine refuses before it reads anything leaves no empty events file.
-    const events =
-      options.events === undefined || !live ? undefined : await openEvents(options.events, io.cwd);
+    const events = options.events === undefined || !live ? undefined : await openEvents(options.events, io);
     const errors = errorCollector();
     const total = Number((record?.options as { items?: unknown } | undefined)?.items ?? 0);
-    const progress = runProgress(total, {
-      runId,
-      alreadyEnded: live ? await endedBefore(store, runId) : 0,
-    });
+    const shown = progressMode(options.progress, io.progress ?? process.stderr) !== 'off';
+    const progress = runProgress(
+      {
+        total,
+        runId,
+        alreadyEnded: live ? await endedBefore(store, runId, shown) : 0,
+        clock: clock ?? systemClock,
+        flag: options.progress,
+      },
+      io,
+    );
     const onEvent = (event: RunEvent) => {
       errors.onEvent(event);
       progress.onEvent(event);
@@ -111,7 +121,7 @@ export async function resumeAction(
       progress.stop();
       await events?.close();
     }
-    printRunResult(io, result, {
+    printRunResult(summaryIO(io, options), result, {
       json: options.json === true,
       policyFrom: from,
       virtualTime: options.virtualTime === true,

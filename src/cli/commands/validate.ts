@@ -13,7 +13,7 @@ export function registerValidate(program: Command, io: CliIO, setExit: SetExit):
   program
     .command('validate')
     .description('check DAG documents: schema, references, reachability, and that every loop ends')
-    .argument('<paths...>', 'documents (.jsonld) or folders of documents')
+    .argument('<paths...>', 'documents (.jsonld) or folders of documents; - reads one from standard input')
     .option('--json', 'print the reports as JSON')
     .option('--nodes <module>', 'also check node IRIs and outputs against the nodes this module exports')
     .action(async (paths: string[], options: ValidateOptions) => {
