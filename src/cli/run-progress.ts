@@ -99,6 +99,8 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
         const next = firstEnd > now ? Math.min(due, firstEnd) : due;
         await clock.sleep(Math.max(next - now, 1), own.signal);
         if (state.waits().length === 0) break;
+        // At the end of a wait the item's next event redraws the line; a `0 s` is never shown.
+        if (firstEnd <= clock.now()) continue;
         if (spinner !== undefined || clock.now() - printedAt >= PLAIN_TICK_MS) refresh();
       }
     } catch {

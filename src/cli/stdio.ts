@@ -128,15 +128,18 @@ export function refuseDashOptions(
   table: Readonly<Record<string, string>> = NOT_STDIO,
 ): void {
   program.hook('preAction', (_program, action) => {
-    const values = action.opts<Record<string, unknown>>();
-    for (const option of action.options) {
-      const entry = table[option.attributeName()];
-      if (entry === undefined || values[option.attributeName()] !== DASH) continue;
-      const [what, fix = 'name one (./- for a file named -)'] = entry.split(' — ');
-      throw new SwitchyardError(
-        'E_USAGE',
-        `${option.long ?? option.flags} takes ${what}, not - (standard input or output) — ${fix}`,
-      );
+    // A subcommand's flag may be parsed by a parent that defines it too (`runs show <id> --store -`).
+    for (let command: Command | null = action; command !== null; command = command.parent) {
+      const values = command.opts<Record<string, unknown>>();
+      for (const option of command.options) {
+        const entry = table[option.attributeName()];
+        if (entry === undefined || values[option.attributeName()] !== DASH) continue;
+        const [what, fix = 'name one (./- for a file named -)'] = entry.split(' — ');
+        throw new SwitchyardError(
+          'E_USAGE',
+          `${option.long ?? option.flags} takes ${what}, not - (standard input or output) — ${fix}`,
+        );
+      }
     }
   });
 }
