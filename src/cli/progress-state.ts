@@ -55,16 +55,22 @@ const MOVED = new Set<RunEvent['type']>(['placement.start', 'item.end', 'item.fa
 
 /**
  * Progress counted from the events of a run of `total` input items (`alreadyEnded` of them ended before, on
- * a resume), named `name` (`run <id>`).
+ * a resume, and `waiting` the waits its items were in, which a resume goes on with without an event),
+ * named `name` (`run <id>`).
  * @example
  * const state = progressState('run 3f2c…', 2);
  * state.onEvent(event, clock.now());
  * state.line(clock.now()); // 'run 3f2c…: 0/2 items ended, 1 retry; item 1 waits 29 s before compose (Retry-After from 429 Too Many Requests)'
  */
-export function progressState(name: string, total: number, alreadyEnded = 0): ProgressState {
+export function progressState(
+  name: string,
+  total: number,
+  alreadyEnded = 0,
+  waiting: readonly Wait[] = [],
+): ProgressState {
   let ended = alreadyEnded;
   let retries = 0;
-  const waits = new Map<string, Wait>();
+  const waits = new Map<string, Wait>(waiting.map((w) => [w.item, w]));
   return {
     onEvent: (event, now) => {
       if (event.type === 'run.end') waits.clear();

@@ -10,7 +10,7 @@ import yoctoSpinner, { type Spinner } from 'yocto-spinner';
 import type { Clock } from '../policy/types.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { CliIO } from './io.ts';
-import { progressState } from './progress-state.ts';
+import { progressState, type Wait } from './progress-state.ts';
 
 /** The progress of one run; `onEvent` counts, `stop` clears the line before the summary is printed. */
 export interface RunProgress {
@@ -26,6 +26,8 @@ export interface RunProgressOptions {
   readonly runId?: string | undefined;
   /** Input items that ended before this process (a resume). */
   readonly alreadyEnded?: number;
+  /** The waits a resume goes on with, in the run's clock time. */
+  readonly waiting?: readonly Wait[];
   /** The run's clock: countdowns read it and tick through its sleep. */
   readonly clock: Clock;
   /** `--progress` (true), `--no-progress` (false), or neither: a spinner on a terminal only. */
@@ -62,7 +64,7 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
   if (mode === 'off') return OFF;
   const { clock } = options;
   const name = options.runId === undefined ? 'running' : `run ${options.runId}`;
-  const state = progressState(name, options.total, options.alreadyEnded ?? 0);
+  const state = progressState(name, options.total, options.alreadyEnded ?? 0, options.waiting ?? []);
   // The command handles SIGINT itself (it aborts the run so that it stays resumable).
   const spinner: Spinner | undefined =
     mode === 'terminal'
@@ -73,6 +75,8 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
         }).start()
       : undefined;
   let printedAt = Number.NEGATIVE_INFINITY;
+  // Every plain line says the count of ended items: a new line is due when it moves.
+  let printedEnded: number | undefined;
   const refresh = () => {
     const now = clock.now();
     const line = state.line(now);
@@ -81,6 +85,7 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
       if (spinner.text !== line) spinner.text = line;
     } else {
       printedAt = now;
+      printedEnded = state.ended();
       io.err(`switchyard: ${line}`);
     }
   };
@@ -96,6 +101,11 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
         const firstEnd = Math.min(...state.waits().map((w) => w.until));
         // Plain lines come ten seconds after the last one; the terminal line is redrawn every second.
         const due = spinner === undefined ? Math.max(printedAt + PLAIN_TICK_MS, now) : now + TERMINAL_TICK_MS;
+        if (due <= now && firstEnd > now) {
+          // A resume's first line, drawn at once rather than after a tick that would move a virtual clock.
+          refresh();
+          continue;
+        }
         const next = firstEnd > now ? Math.min(due, firstEnd) : due;
         await clock.sleep(Math.max(next - now, 1), own.signal);
         if (state.waits().length === 0) break;
@@ -120,7 +130,7 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
     }
   };
 
-  let printedEnded: number | undefined;
+  watchWaits();
   return {
     onEvent: (event) => {
       state.onEvent(event, clock.now());
@@ -131,10 +141,7 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
       }
       // Plain lines: a wait worth reading about starts, or the count of ended items moves (or is first known).
       const waitStarts = event.type === 'retry.scheduled' && event.delayMs >= PLAIN_WAIT_MS;
-      if (waitStarts || state.ended() !== printedEnded) {
-        printedEnded = state.ended();
-        refresh();
-      }
+      if (waitStarts || state.ended() !== printedEnded) refresh();
     },
     stop: () => {
       ticker?.abort();

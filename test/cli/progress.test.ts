@@ -3,7 +3,7 @@
  * the placement it waits for, why, and counts down; off a terminal `--progress` prints the same as plain lines
  * on stderr, in the run's clock time, so with `--virtual-time` they count virtual time and are exact.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -173,6 +173,65 @@ describe('off a terminal', () => {
     expect(drawn).toBe('');
     expect(await main(['node', 'switchyard', ...args], io)).toBe(0);
     expect(drawn).toContain('item 1 waits 5 s before compose');
+  });
+});
+
+/** True once the store records item 1 of run `id` as waiting. */
+async function recordedWaiting(id: string, store: string): Promise<boolean> {
+  const shown = await runCli(['runs', 'show', id, '--store', store, '--json'], dir);
+  if (shown.code !== 0) return false;
+  const items = (JSON.parse(shown.out) as { items: { id: string; wait?: unknown }[] }).items;
+  return items.some((item) => item.id === '1' && item.wait !== undefined);
+}
+
+/**
+ * Starts `run` as a real process and kills it once its progress says that item 1 waits and the store has
+ * recorded the wait; resolves the run id.
+ */
+async function killedWhileWaiting(args: readonly string[], store: string): Promise<string> {
+  const child = spawn(process.execPath, [...SWITCHYARD, ...args], { cwd: dir });
+  let err = '';
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString();
+  });
+  try {
+    for (let i = 0; i < 600; i++) {
+      const id = /^switchyard: run (\S+): .*item 1 waits/m.exec(err)?.[1];
+      if (id !== undefined && (await recordedWaiting(id, store))) return id;
+      if (child.exitCode !== null) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`the run never waited with its wait recorded:\n${err}`);
+  } finally {
+    // Gone before the resume starts, so that its lease is a dead process's.
+    const gone = new Promise((resolve) => child.once('close', resolve));
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await gone;
+  }
+}
+
+describe('resume', () => {
+  it('goes on counting down the wait a killed run was in, though no event announces it', {
+    timeout: 60_000,
+  }, async () => {
+    const store = join(dir, 'killed.db');
+    const common = ['--nodes', BUSY, '--store', store, '--progress'];
+    const id = await killedWhileWaiting(
+      ['run', 'cv.jsonld', ...common, '--input', '{"retryAfterMs":60000}'],
+      store,
+    );
+    const resumed = await runCli(['resume', id, ...common, '--virtual-time'], dir);
+    expect(resumed.code, resumed.err).toBe(0);
+    const lines = resumed.err.split('\n').filter((l) => l.startsWith(`switchyard: run ${id}:`));
+    // The countdown as seconds: `1 min`, `50 s`, `1 min 5 s`.
+    const left = lines.flatMap((l) => {
+      const m = /item 1 waits (?:(\d+) min)? ?(?:(\d+) s)? before compose \(Retry-After\)$/.exec(l);
+      return m === null ? [] : [Number(m[1] ?? 0) * 60 + Number(m[2] ?? 0)];
+    });
+    expect(left.length, resumed.err).toBeGreaterThan(3);
+    expect(left[0], resumed.err).toBeGreaterThan(40);
+    expect(left.slice(1).map((s, i) => (left[i] as number) - s)).toEqual(left.slice(1).map(() => 10));
+    expect(lines.at(-1)).toBe(`switchyard: run ${id}: 1/1 items ended`);
   });
 });
 

@@ -1,7 +1,7 @@
 import type { Dag } from '../../document/model.ts';
 import { systemClock } from '../../policy/clock.ts';
 import { resolvePolicy } from '../../policy/resolve.ts';
-import type { PolicyInput, RuntimePolicy } from '../../policy/types.ts';
+import type { Clock, PolicyInput, RuntimePolicy } from '../../policy/types.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
 import { RUN_FORMAT_VERSION } from '../../runtime/durable-run.ts';
 import type { RunEvent } from '../../runtime/events.ts';
@@ -13,6 +13,7 @@ import type { CliIO } from '../io.ts';
 import { loadNodeModule } from '../node-modules.ts';
 import { displayPath } from '../output.ts';
 import { loadPolicyFor, type PolicyIO } from '../policy-file.ts';
+import type { Wait } from '../progress-state.ts';
 import { type RecordedDocuments, recordedDocuments } from '../run-documents.ts';
 import { openEvents } from '../run-events.ts';
 import { claimRunStdio, runFlags, summaryIO } from '../run-flags.ts';
@@ -40,11 +41,33 @@ async function policyOf(
   return { policy: resolvePolicy(record.policy.value as PolicyInput), from: 'as recorded with the run' };
 }
 
-/** How many input items had ended before this resume, for the progress line (read only when it shows). */
-async function endedBefore(store: RunStore, runId: string, shown: boolean): Promise<number> {
-  if (!shown) return 0;
+/**
+ * What the progress line starts from on a resume (read only when it shows): the input items that had ended,
+ * and the back-offs and Retry-After waits items were in, which the run goes on with without an event; a
+ * wait's end is recorded in wall time and shown on the run's clock.
+ */
+async function progressBefore(
+  store: RunStore,
+  runId: string,
+  clock: Clock,
+): Promise<{ alreadyEnded: number; waiting: Wait[] }> {
   const ended = await store.listCheckpoints(runId, 'ended');
-  return ended.filter((c) => !/[./]/u.test(c.itemId)).length;
+  const waiting: Wait[] = [];
+  for (const c of await store.listCheckpoints(runId, 'waiting')) {
+    const wait = c.position.wait;
+    if (wait === undefined || wait.reason === 'queue') continue;
+    const delayMs = Math.max(0, wait.until - clock.wallNow());
+    const until = clock.now() + delayMs;
+    waiting.push({
+      item: c.itemId,
+      placement: c.position.placement,
+      source: wait.reason,
+      reason: undefined,
+      delayMs,
+      until,
+    });
+  }
+  return { alreadyEnded: ended.filter((c) => !/[./]/u.test(c.itemId)).length, waiting };
 }
 
 /**
@@ -94,17 +117,10 @@ export async function resumeAction(
     const events = options.events === undefined || !live ? undefined : await openEvents(options.events, io);
     const errors = errorCollector();
     const total = Number((record?.options as { items?: unknown } | undefined)?.items ?? 0);
-    const shown = progressMode(options.progress, io.progress ?? process.stderr) !== 'off';
-    const progress = runProgress(
-      {
-        total,
-        runId,
-        alreadyEnded: live ? await endedBefore(store, runId, shown) : 0,
-        clock: clock ?? systemClock,
-        flag: options.progress,
-      },
-      io,
-    );
+    const runClock = clock ?? systemClock;
+    const shown = live && progressMode(options.progress, io.progress ?? process.stderr) !== 'off';
+    const before = shown ? await progressBefore(store, runId, runClock) : {};
+    const progress = runProgress({ total, runId, ...before, clock: runClock, flag: options.progress }, io);
     const onEvent = (event: RunEvent) => {
       errors.onEvent(event);
       progress.onEvent(event);
