@@ -270,7 +270,7 @@ describe('on a terminal (tmux)', () => {
       BUSY,
       '--no-store',
       '--input',
-      '{"retryAfterMs":3000}',
+      '{"retryAfterMs":6000}',
     ]);
     tmux('new-session', '-d', '-s', session, '-x', '220', '-y', '20', '-c', dir, `${run}; echo "[exit $?]"`);
     tmux('set-option', '-t', session, 'remain-on-exit', 'on');
