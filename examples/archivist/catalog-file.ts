@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Catalog, createCatalog } from '../../nodes/archivist/catalog.ts';
 import type { Book } from '../../nodes/archivist/types.ts';
+import { fileNotFound, isNotFound, notJson } from '../../src/cli/messages.ts';
 import { SwitchyardError } from '../../src/errors.ts';
 import { buildStoredIndex, catalogHash, readIndexFile, storedIndexIn } from './catalog-index.ts';
 
@@ -30,7 +31,8 @@ async function load(path: string): Promise<Catalog> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
-  } catch {
+  } catch (error) {
+    if (isNotFound(error)) throw fileNotFound(path, 'given to --catalog');
     throw new SwitchyardError(
       'E_INPUT',
       `cannot read the catalog ${path}: check the path given to --catalog`,
@@ -40,10 +42,7 @@ async function load(path: string): Promise<Catalog> {
   try {
     books = JSON.parse(text);
   } catch {
-    throw new SwitchyardError(
-      'E_INPUT',
-      `the catalog ${path} is not valid JSON: fix it or pass another with --catalog`,
-    );
+    throw notJson('E_INPUT', `the catalog ${path}`, text, 'fix it or pass another with --catalog');
   }
   if (!Array.isArray(books) || !books.every(isBook)) {
     throw new SwitchyardError(

@@ -1,7 +1,10 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_MODEL_REFUSED, EXIT_PROBLEM, exitCodeOf } from '../../src/cli/exit-code.ts';
+import { wholeNumber } from '../../src/cli/messages.ts';
+import { EVENTS_HELP, JSON_HELP, NO_STORE_HELP } from '../../src/cli/option-help.ts';
 import { assertWritable, writeOutput } from '../../src/cli/output.ts';
 import { refusalLine, usageLine } from '../../src/cli/refusal.ts';
+import { NOT_STDIO, refuseDashOptions } from '../../src/cli/stdio.ts';
 import { STORE_OPTION_HELP } from '../../src/cli/store-option.ts';
 import { isSwitchyardError, SwitchyardError } from '../../src/errors.ts';
 import { formatOfPath } from '../../src/render/output-format.ts';
@@ -44,8 +47,7 @@ function usage(message: string): SwitchyardError {
 }
 
 function sessionOptions(flags: CommonFlags, io: ArchivistEnv): SessionOptions {
-  const seed = Number(flags.seed);
-  if (!Number.isInteger(seed)) throw usage(`--seed must be an integer, not '${flags.seed}'`);
+  const seed = wholeNumber('--seed', flags.seed);
   let flaky: number | undefined;
   if (flags.flaky !== undefined) {
     flaky = Number(flags.flaky);
@@ -85,7 +87,7 @@ function addCommonOptions(command: Command): Command {
     .option('--catalog <file>', 'the catalog JSON file (default the bundled one)')
     .option('--trace', 'print the path the run took: placements, retries, salvages')
     .option('--store <path>', `${STORE_OPTION_HELP}; switchyard runs show <run-id> explains an answer`)
-    .option('--no-store', 'record nothing');
+    .option('--no-store', NO_STORE_HELP);
 }
 
 /** Runs `use` with the session, then closes its store. */
@@ -200,15 +202,21 @@ export async function main(argv: readonly string[], io: ArchivistEnv = processEn
       writeErr: (s) => io.err(s),
       outputError: (s, write) => write(usageLine('archivist', s)),
     });
+  refuseDashOptions(program, {
+    store: NOT_STDIO.store as string,
+    catalog: 'a catalog JSON file',
+    events: 'a file to write the events to (the answer is on standard output)',
+    render: 'an .svg, .png or .mmd file',
+  });
   addCommonOptions(
     program
       .command('ask')
       .description('answer one question')
       .argument('[question...]', 'the question, e.g. "books by George Orwell"'),
   )
-    .option('--events <file>', 'write the run events, one JSON object a line')
+    .option('--events <file>', EVENTS_HELP)
     .option('--render <file.svg>', "draw the DAG with this run's path")
-    .option('--json', 'print a machine-readable result')
+    .option('--json', JSON_HELP)
     .action(async (words: string[], flags: AskFlags) => {
       exitCode = await ask(words, flags, io);
     });

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { loadDagFolder } from '../document/load.ts';
+import { type LoadResult, loadDagFolder, loadDagText } from '../document/load.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { type Problem, problem } from '../errors.ts';
 import { analyse } from '../graph/analyse.ts';
@@ -7,6 +7,7 @@ import type { NodeRegistry } from '../runtime/node.ts';
 import { atWrittenPosition } from './format.ts';
 import { type AroundLibrary, libraryAround } from './library.ts';
 import { displayPath } from './output.ts';
+import { isDash, STDIN_NAME } from './stdio.ts';
 
 /** The verdict on one document. */
 export interface FileReport {
@@ -96,24 +97,50 @@ function ambiguities(
 }
 
 /**
- * Loads and analyses documents (files, or folders of `*.jsonld`), with the documents around them as the
- * library for embeds; problems carry the line and column where the author wrote the value. Documents that
- * share an `@id` get a warning naming each other; an embed of an IRI that several documents define, none of
- * them named, is an error.
+ * Loads the named documents in the order given: each path a file or a folder of `*.jsonld`, `-` the text
+ * `stdin` read from standard input (named `<stdin>`; named twice, loaded once).
+ */
+async function loadNamed(
+  paths: readonly string[],
+  cwd: string,
+  stdin: string | undefined,
+): Promise<Map<string, LoadResult>> {
+  const results = new Map<string, LoadResult>();
+  for (const path of paths) {
+    if (isDash(path)) {
+      if (stdin === undefined)
+        throw new Error('checkDocuments: `-` named without the text of standard input');
+      if (!results.has(STDIN_NAME)) results.set(STDIN_NAME, await loadDagText(stdin, STDIN_NAME));
+      continue;
+    }
+    // Paths are the user's, relative to the command's working folder.
+    for (const [file, result] of (await loadDagFolder([resolve(cwd, path)])).results) {
+      if (!results.has(file)) results.set(file, result);
+    }
+  }
+  return results;
+}
+
+/**
+ * Loads and analyses documents (files, or folders of `*.jsonld`, or `-` with `stdin` the text read from
+ * standard input), with the documents around them as the library for embeds; problems carry the line and
+ * column where the author wrote the value. Documents that share an `@id` get a warning naming each other; an
+ * embed of an IRI that several documents define, none of them named, is an error.
  */
 export async function checkDocuments(
   paths: readonly string[],
   cwd: string,
   nodes?: NodeRegistry,
+  stdin?: string,
 ): Promise<CheckedDocuments> {
-  // Paths are the user's, relative to the command's working folder.
-  const named = await loadDagFolder(paths.map((path) => resolve(cwd, path)));
+  const named = { results: await loadNamed(paths, cwd, stdin) };
   const loaded = [...named.results].flatMap(([file, r]) => (r.dag ? [{ file, dag: r.dag }] : []));
   const duplicates = namedDuplicates(loaded);
   const ambiguous = new Map<string, readonly string[]>(duplicates);
+  // A document from standard input has no folder: the documents it embeds come from the project's dags/.
   const around = await libraryAround(
     loaded.map((l) => l.dag),
-    [...named.results.keys()],
+    [...named.results.keys()].filter((file) => file !== STDIN_NAME),
     cwd,
   );
   for (const [id, files] of around.ambiguous) ambiguous.set(id, files);

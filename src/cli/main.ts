@@ -7,6 +7,7 @@ import { formatProblem, plural } from './format.ts';
 import { type CliIO, processIO } from './io.ts';
 import { displayPath } from './output.ts';
 import { refusalLine, usageLine } from './refusal.ts';
+import { refuseDashOptions } from './stdio.ts';
 
 /**
  * Runs the `switchyard` command line and resolves to the exit code.
@@ -26,6 +27,7 @@ export async function main(argv: readonly string[], io: CliIO = processIO()): Pr
       writeErr: (s) => io.err(s),
       outputError: (s, write) => write(usageLine('switchyard', s)),
     });
+  refuseDashOptions(program);
   registerCommands(program, io, (code) => {
     exitCode = Math.max(exitCode, code);
   });

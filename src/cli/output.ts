@@ -3,9 +3,11 @@ import { constants, existsSync } from 'node:fs';
 import { access, type FileHandle, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { SwitchyardError } from '../errors.ts';
+import { isDash, STDIN_NAME } from './stdio.ts';
 
-/** A path for messages: relative to `cwd` when it lies below it, else absolute. */
+/** A path for messages: relative to `cwd` when it lies below it, else absolute; `<stdin>` as it is. */
 export function displayPath(path: string, cwd: string): string {
+  if (path === STDIN_NAME) return path;
   const absolute = resolve(cwd, path);
   const shown = relative(cwd, absolute);
   return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? absolute : shown;
@@ -67,10 +69,24 @@ export function writeError(path: string, error: unknown, cwd: string): Switchyar
 }
 
 /**
+ * Refuses `-` where a caller writes files only: `-` means standard output, and a file named `-` is never what
+ * was meant (`./-` names one).
+ */
+function refuseDash(path: string): void {
+  if (isDash(path)) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      'this option writes a file, not standard output (-) — name a file (./- for a file named -)',
+    );
+  }
+}
+
+/**
  * Checks, before any work, that `path` could be written: its folder exists and takes new files, and `path`
  * itself is not a folder, FIFO, socket or device. Throws `E_WRITE` otherwise; leaves nothing behind.
  */
 export async function assertWritable(path: string, cwd: string): Promise<void> {
+  refuseDash(path);
   const file = resolve(cwd, path);
   try {
     const folder = await stat(dirname(file));
@@ -141,6 +157,7 @@ export async function ensureFolder(dir: string, cwd: string): Promise<void> {
 
 /** Writes `data` to `path` (resolved against `cwd`); a failure is one `E_WRITE` line, never a stack trace. */
 export async function writeOutput(path: string, data: string | Uint8Array, cwd: string): Promise<void> {
+  refuseDash(path);
   const file = resolve(cwd, path);
   try {
     await assertNotSpecial(file);
@@ -152,6 +169,7 @@ export async function writeOutput(path: string, data: string | Uint8Array, cwd: 
 
 /** Opens `path` (resolved against `cwd`) for writing, truncating it; a failure is one `E_WRITE` line. */
 export async function openOutput(path: string, cwd: string): Promise<FileHandle> {
+  refuseDash(path);
   const file = resolve(cwd, path);
   try {
     await assertNotSpecial(file);

@@ -6,12 +6,38 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Dag, DagLibrary } from '../document/model.ts';
+import { parseJson } from '../document/parse-json.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { documentsInScope, unknownPolicyKeys } from '../policy/keys.ts';
-import { readPolicyFile } from '../policy/load.ts';
-import type { RuntimePolicy } from '../policy/types.ts';
+import { type PolicyFile, readPolicyFile } from '../policy/load.ts';
+import { policyErrorMessage, resolvePolicy } from '../policy/resolve.ts';
+import { validatePolicyInput } from '../policy/schema.ts';
+import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
 import { formatProblem } from './format.ts';
+import type { CliIO } from './io.ts';
+import { fileNotFound } from './messages.ts';
 import { displayPath } from './output.ts';
+import { DASH, isDash, readStdin, STDIN_NAME } from './stdio.ts';
+
+/** Where a command reads a policy from: files against `cwd`, `-` from standard input. */
+export type PolicyIO = Pick<CliIO, 'cwd' | 'stdin' | 'err'>;
+
+/** A policy piped to `--policy -`, checked as `readPolicyFile` checks a file, named `<stdin>`. */
+async function readPolicyStdin(io: PolicyIO): Promise<PolicyFile> {
+  const text = await readStdin(io, 'a runtime policy', 'switchyard run dag.jsonld --policy - < p.json');
+  const parsed = parseJson(text, STDIN_NAME);
+  const problems =
+    parsed.problems.length > 0
+      ? parsed.problems
+      : validatePolicyInput(parsed.value, { file: STDIN_NAME, locate: parsed.locate });
+  if (problems.length > 0) {
+    throw new SwitchyardError('E_POLICY', `${STDIN_NAME}: ${policyErrorMessage(problems, 'the policy')}`, {
+      problems,
+    });
+  }
+  const input = parsed.value as PolicyInput;
+  return { file: STDIN_NAME, policy: resolvePolicy(input), input, locate: parsed.locate };
+}
 
 /** The document a policy is used with, and the library its embeds are looked up in. */
 export interface PolicyTarget {
@@ -20,19 +46,31 @@ export interface PolicyTarget {
 }
 
 /**
- * Loads the policy file at `path` for `target`: its messages name the path as the user would see it, and
+ * Loads the policy file at `path` (resolved against `where`, a folder or a command's IO; `-` is standard
+ * input, for an IO) for `target`: its messages name the path as the user would see it, and
  * every override key naming no placement or node of the document (and of those it embeds) is an
  * `E_POLICY_UNKNOWN_KEY` error at its line and column, with a "did you mean" when a name is close.
  */
-export async function loadPolicyFor(path: string, cwd: string, target: PolicyTarget): Promise<RuntimePolicy> {
-  const absolute = resolve(cwd, path);
+export async function loadPolicyFor(
+  path: string,
+  where: PolicyIO | string,
+  target: PolicyTarget,
+): Promise<RuntimePolicy> {
+  // A folder alone (the viewer's callers) reads files only.
+  const io: PolicyIO = typeof where === 'string' ? { cwd: where, err: () => {} } : where;
+  const { cwd } = io;
+  const absolute = isDash(path) ? STDIN_NAME : resolve(cwd, path);
   const shown = displayPath(absolute, cwd);
-  let read: Awaited<ReturnType<typeof readPolicyFile>>;
+  let read: PolicyFile;
   try {
-    read = await readPolicyFile(absolute);
+    read = isDash(path) ? await readPolicyStdin(io) : await readPolicyFile(absolute);
   } catch (error) {
     if (!isSwitchyardError(error)) throw error;
-    const message = error.message.replaceAll(absolute, shown);
+    // A missing file reads as every missing file a command names does.
+    const message =
+      error.code === 'E_FILE_NOT_FOUND'
+        ? fileNotFound(shown, typeof where === 'string' ? undefined : 'given to --policy').message
+        : error.message.replaceAll(absolute, shown);
     throw new SwitchyardError(error.code, message, { cause: error, problems: error.problems });
   }
   const problems = unknownPolicyKeys(read.input, documentsInScope(target.dag, target.library), {
@@ -51,19 +89,23 @@ export async function loadPolicyFor(path: string, cwd: string, target: PolicyTar
 }
 
 /**
- * The policy of a run of `dagFile`: `option` (a path) when given, else `<dag-stem>.policy.json` beside the
- * document when it exists, else none; `from` is the path as shown to the user.
+ * The policy of a run of `dagFile`: `option` (a path, or `-`) when given, else `<dag-stem>.policy.json`
+ * beside the document when it exists, else none (a document read from standard input has nothing beside
+ * it); `from` is the path as shown to the user.
  */
 export async function policyFor(
   dagFile: string,
   option: string | undefined,
-  cwd: string,
+  io: PolicyIO,
   target: PolicyTarget,
 ): Promise<{ policy: RuntimePolicy | undefined; from: string | undefined }> {
+  if (isDash(option)) return { policy: await loadPolicyFor(DASH, io, target), from: STDIN_NAME };
   const path =
     option !== undefined
-      ? resolve(cwd, option)
+      ? resolve(io.cwd, option)
       : join(dirname(dagFile), `${basename(dagFile, extname(dagFile))}.policy.json`);
-  if (option === undefined && !existsSync(path)) return { policy: undefined, from: undefined };
-  return { policy: await loadPolicyFor(path, cwd, target), from: displayPath(path, cwd) };
+  if (option === undefined && (dagFile === STDIN_NAME || !existsSync(path))) {
+    return { policy: undefined, from: undefined };
+  }
+  return { policy: await loadPolicyFor(path, io, target), from: displayPath(path, io.cwd) };
 }

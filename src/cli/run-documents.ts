@@ -36,7 +36,7 @@ export async function recordedDocuments(
     if (doc.file !== undefined && !existsSync(doc.file)) missing.push(doc.file);
   }
   if (file === undefined || !existsSync(file)) return { missing };
-  const { dag, library: around } = await loadValidDag(file, cwd, nodes);
+  const { dag, library: around } = await loadValidDag(file, { cwd, err: () => {} }, nodes);
   const own = new Map<string, Dag>();
   for (const doc of record.documents) {
     if (doc.file === undefined || !existsSync(doc.file)) continue;

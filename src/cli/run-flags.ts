@@ -1,12 +1,16 @@
 /**
  * The flags `run` and `resume` share that change how a run goes rather than what it runs: the run deadline,
- * the virtual clock and the seed of the back-off jitter.
+ * the virtual clock and the seed of the back-off jitter; and which of their files are standard input or
+ * output.
  */
 import { SwitchyardError } from '../errors.ts';
 import { systemClock } from '../policy/clock.ts';
 import { seededRandom } from '../policy/random.ts';
 import type { Clock, Random } from '../policy/types.ts';
 import { createVirtualClock } from '../policy/virtual-clock.ts';
+import type { CliIO } from './io.ts';
+import { wholeNumber } from './messages.ts';
+import { claimStdin, isDash } from './stdio.ts';
 
 /** The options of `run` and `resume` that {@link runFlags} reads. */
 export interface RunFlagOptions {
@@ -20,14 +24,6 @@ export interface RunFlags {
   readonly deadlineMs?: number;
   readonly clock?: Clock;
   readonly random?: Random;
-}
-
-function parseSeed(text: string): number {
-  const seed = Number(text);
-  if (!Number.isSafeInteger(seed)) {
-    throw new SwitchyardError('E_USAGE', `--seed must be a whole number, not '${text}'`);
-  }
-  return seed;
 }
 
 function parseDeadline(text: string): number {
@@ -51,8 +47,42 @@ function parseDeadline(text: string): number {
 export function runFlags(options: RunFlagOptions): RunFlags {
   const flags: { -readonly [K in keyof RunFlags]: RunFlags[K] } = {};
   if (options.deadline !== undefined) flags.deadlineMs = parseDeadline(options.deadline);
-  if (options.seed !== undefined) flags.random = seededRandom(parseSeed(options.seed));
+  if (options.seed !== undefined) flags.random = seededRandom(wholeNumber('--seed', options.seed));
   if (options.virtualTime === true)
     flags.clock = createVirtualClock({ auto: true, wallStart: systemClock.wallNow() });
   return flags;
+}
+
+/** The options of `run` and `resume` that name standard input or output. */
+export interface RunStdioOptions {
+  readonly input?: string;
+  readonly policy?: string;
+  readonly events?: string;
+  readonly json?: boolean;
+}
+
+/**
+ * Refuses a `run` that names standard input twice (`<dag> -`, `--input @-`, `--policy -`), or that would
+ * write both its events (`--events -`) and its `--json` result to standard output.
+ */
+export function claimRunStdio(dag: string | undefined, options: RunStdioOptions): void {
+  claimStdin([
+    { flag: '<dag> -', used: isDash(dag) },
+    { flag: '--input @-', used: options.input === '@-' },
+    { flag: '--policy -', used: isDash(options.policy) },
+  ]);
+  if (isDash(options.events) && options.json === true) {
+    throw new SwitchyardError(
+      'E_USAGE',
+      '--events - and --json would both write standard output — write the events to a file, or leave out --json',
+    );
+  }
+}
+
+/**
+ * Where the summary of a run is printed: standard output, or stderr when `--events -` writes the events
+ * there, so that standard output holds JSON lines only.
+ */
+export function summaryIO<T extends Pick<CliIO, 'out' | 'err'>>(io: T, options: RunStdioOptions): T {
+  return isDash(options.events) ? { ...io, out: io.err } : io;
 }

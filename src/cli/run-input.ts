@@ -1,40 +1,54 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SwitchyardError } from '../errors.ts';
+import type { CliIO } from './io.ts';
+import { fileNotFound, isNotFound, notJson } from './messages.ts';
+import { displayPath } from './output.ts';
+import { readStdin, STDIN_NAME } from './stdio.ts';
+
+/** The text of `--input @<file>`: a regular file's, or standard input's for `@-`. */
+async function inputFile(path: string, io: Pick<CliIO, 'cwd' | 'stdin' | 'err'>): Promise<string> {
+  if (path === '-') {
+    return readStdin(io, 'the input', `echo '{"topic":"x"}' | switchyard run dag.jsonld --input @-`);
+  }
+  const file = resolve(io.cwd, path);
+  const shown = displayPath(file, io.cwd);
+  // Reading a FIFO or a device would wait for ever.
+  const found = await stat(file).catch(() => undefined);
+  if (found !== undefined && !found.isFile()) {
+    throw new SwitchyardError(
+      'E_INPUT',
+      `input file ${shown} is not a regular file; give a .json file after '@'`,
+    );
+  }
+  try {
+    return await readFile(file, 'utf8');
+  } catch (error) {
+    if (isNotFound(error)) throw fileNotFound(shown, "after '@' in --input");
+    throw new SwitchyardError('E_INPUT', `cannot read input file ${shown}; check the path after '@'`);
+  }
+}
 
 /**
- * Parses `--input`: JSON text, or `@file.json`; an object is one item, a non-empty array of objects is
- * several. Without `--input` (`text` undefined) the run has one empty item.
+ * Parses `--input`: JSON text, `@file.json`, or `@-` for standard input; an object is one item, a non-empty
+ * array of objects is several. Without `--input` (`text` undefined) the run has one empty item.
  */
-export async function readInput(text: string | undefined, cwd: string): Promise<Record<string, unknown>[]> {
+export async function readInput(
+  text: string | undefined,
+  io: Pick<CliIO, 'cwd' | 'stdin' | 'err'>,
+): Promise<Record<string, unknown>[]> {
   if (text === undefined) return [{}];
   let source = text;
   let where = '--input';
   if (text.startsWith('@')) {
-    const file = resolve(cwd, text.slice(1));
-    where = text.slice(1);
-    // Reading a FIFO or a device would wait for ever.
-    const found = await stat(file).catch(() => undefined);
-    if (found !== undefined && !found.isFile()) {
-      throw new SwitchyardError(
-        'E_INPUT',
-        `input file ${where} is not a regular file; give a .json file after '@'`,
-      );
-    }
-    try {
-      source = await readFile(file, 'utf8');
-    } catch {
-      throw new SwitchyardError('E_INPUT', `cannot read input file ${where}; check the path after '@'`);
-    }
+    where = text === '@-' ? STDIN_NAME : displayPath(text.slice(1), io.cwd);
+    source = await inputFile(text.slice(1), io);
   }
   let value: unknown;
   try {
     value = JSON.parse(source);
-  } catch (error) {
-    throw new SwitchyardError(
-      'E_INPUT',
-      `${where} is not JSON (${(error as Error).message}); give an object or an array of objects`,
-    );
+  } catch {
+    throw notJson('E_INPUT', where, source, 'give an object or an array of objects');
   }
   const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
   if (isObject(value)) return [value as Record<string, unknown>];

@@ -9,6 +9,7 @@ import type { Dag, DagLibrary } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { SqliteRunStore } from '../store/sqlite.ts';
 import { displayPath } from './output.ts';
+import { STDIN_NAME } from './stdio.ts';
 import { openCliStore, storePathOf } from './store-option.ts';
 
 /** The store a command records into, with the path it was opened at. */
@@ -72,7 +73,8 @@ async function documentsIn(folder: string, deep: boolean): Promise<string[]> {
 /**
  * IRI → absolute file of the run's documents: `file` for `dag`, and for each document it embeds or scatters
  * over, the file beside it (or under the project's `dags/`) that holds exactly the library's copy. A
- * document whose file cannot be told is left out; the run records it without a file.
+ * document whose file cannot be told is left out, as is one read from standard input (`<stdin>`): the run
+ * records it without a file, and a resume uses the recorded copy.
  */
 export async function documentFiles(
   file: string,
@@ -80,11 +82,12 @@ export async function documentFiles(
   library: DagLibrary,
   cwd: string,
 ): Promise<Record<string, string>> {
-  const files: Record<string, string> = { [dag.id]: file };
+  const piped = file === STDIN_NAME;
+  const files: Record<string, string> = piped ? {} : { [dag.id]: file };
   const wanted = embeddedIris(dag, library);
   if (wanted.size === 0) return files;
   const candidates = [
-    ...(await documentsIn(dirname(file), false)),
+    ...(piped ? [] : await documentsIn(dirname(file), false)),
     ...(await documentsIn(join(resolve(cwd), 'dags'), true)),
   ];
   for (const candidate of new Set(candidates)) {

@@ -81,7 +81,10 @@ describe('run', () => {
 
   it('names a missing policy file relative to the working folder', async () => {
     const result = await runCli(['run', 'cv.jsonld', '--nodes', NODES, '--policy', 'nope.policy.json'], dir);
-    expectOneLine(result, /^switchyard: policy file nope\.policy\.json does not exist — check the path/);
+    expectOneLine(
+      result,
+      /^switchyard: no such file: nope\.policy\.json — check the path given to --policy \(E_FILE_NOT_FOUND\)$/,
+    );
   });
 
   it('names an invalid document relative to the working folder', async () => {

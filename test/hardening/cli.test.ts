@@ -133,7 +133,11 @@ describe('exit codes: 2 for a wrong command line, 1 for a problem in what it nam
       join(dir, 'no-catalog.json'),
       'books by George Orwell',
     ]);
-    expectOneLine(catalog, EXIT_PROBLEM, /^archivist: cannot read the catalog/);
+    expectOneLine(
+      catalog,
+      EXIT_PROBLEM,
+      /^archivist: no such file: .*no-catalog\.json — check the path given to --catalog \(E_FILE_NOT_FOUND\)$/,
+    );
   });
 
   it('both programs as real processes: usage 2, problem 1', async () => {

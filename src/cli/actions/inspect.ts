@@ -8,6 +8,7 @@ import { formatDuration } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
 import { loadPolicyFor } from '../policy-file.ts';
+import { claimStdin, isDash, STDIN_NAME } from '../stdio.ts';
 
 const count = formatCount;
 
@@ -51,12 +52,16 @@ export async function inspectAction(
   options: { policy?: string; json?: boolean },
   io: CliIO,
 ): Promise<void> {
-  const { dag, library } = await loadValidDag(file, io.cwd);
+  claimStdin([
+    { flag: '<dag> -', used: isDash(file) },
+    { flag: '--policy -', used: isDash(options.policy) },
+  ]);
+  const { dag, library } = await loadValidDag(file, io);
   const compiled = compile(dag);
   const bounds = computeBounds(compiled, library);
   const loops = findCycles(compiled);
   const policy =
-    options.policy === undefined ? undefined : await loadPolicyFor(options.policy, io.cwd, { dag, library });
+    options.policy === undefined ? undefined : await loadPolicyFor(options.policy, io, { dag, library });
   const time = policy ? worstCaseTime(compiled, bounds, policy, library) : undefined;
   const hash = await hashDag(dag);
   const routes = dag.placements.flatMap((p) => p.routes.map((route) => ({ from: p.key, route })));
@@ -130,7 +135,7 @@ export async function inspectAction(
     out.push(
       time.totalMs === undefined
         ? `Worst-case time per item: unbounded — ${time.unboundedBecause ?? 'no deadline'}; set deadlines in the policy`
-        : `Worst-case time per item with ${options.policy}: ${duration(time.totalMs)}${why}`,
+        : `Worst-case time per item with ${isDash(options.policy) ? STDIN_NAME : options.policy}: ${duration(time.totalMs)}${why}`,
     );
   }
   io.out(out.join('\n'));

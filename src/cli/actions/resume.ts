@@ -1,6 +1,7 @@
 import type { Dag } from '../../document/model.ts';
+import { systemClock } from '../../policy/clock.ts';
 import { resolvePolicy } from '../../policy/resolve.ts';
-import type { PolicyInput, RuntimePolicy } from '../../policy/types.ts';
+import type { Clock, PolicyInput, RuntimePolicy } from '../../policy/types.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
 import { RUN_FORMAT_VERSION } from '../../runtime/durable-run.ts';
 import type { RunEvent } from '../../runtime/events.ts';
@@ -11,20 +12,22 @@ import type { ResumeCommandOptions } from '../commands/resume.ts';
 import type { CliIO } from '../io.ts';
 import { loadNodeModule } from '../node-modules.ts';
 import { displayPath } from '../output.ts';
-import { loadPolicyFor } from '../policy-file.ts';
+import { loadPolicyFor, type PolicyIO } from '../policy-file.ts';
+import type { Wait } from '../progress-state.ts';
 import { type RecordedDocuments, recordedDocuments } from '../run-documents.ts';
 import { openEvents } from '../run-events.ts';
-import { runFlags } from '../run-flags.ts';
+import { claimRunStdio, runFlags, summaryIO } from '../run-flags.ts';
 import { printRunResult } from '../run-output.ts';
-import { runProgress } from '../run-progress.ts';
+import { progressMode, runProgress } from '../run-progress.ts';
 import { interruptOnSigint, openResumeStore, resumeCommand, resumeHint } from '../run-store.ts';
 import { errorCollector } from '../run-summary.ts';
+import { isDash, STDIN_NAME } from '../stdio.ts';
 
 /** The run's policy: `--policy` when given, else the one the run was recorded with. */
 async function policyOf(
   record: RunRecord,
   option: string | undefined,
-  cwd: string,
+  io: PolicyIO,
   documents: RecordedDocuments | undefined,
 ): Promise<{ policy: RuntimePolicy; from: string }> {
   if (option !== undefined) {
@@ -32,16 +35,39 @@ async function policyOf(
       documents?.dag === undefined
         ? { dag: record.dag.document as Dag }
         : { dag: documents.dag, ...(documents.library === undefined ? {} : { library: documents.library }) };
-    return { policy: await loadPolicyFor(option, cwd, target), from: displayPath(option, cwd) };
+    const from = isDash(option) ? STDIN_NAME : displayPath(option, io.cwd);
+    return { policy: await loadPolicyFor(option, io, target), from };
   }
   return { policy: resolvePolicy(record.policy.value as PolicyInput), from: 'as recorded with the run' };
 }
 
-/** How many input items had ended before this resume, for the progress line (read only on a terminal). */
-async function endedBefore(store: RunStore, runId: string): Promise<number> {
-  if (process.stderr.isTTY !== true) return 0;
+/**
+ * What the progress line starts from on a resume (read only when it shows): the input items that had ended,
+ * and the back-offs and Retry-After waits items were in, which the run goes on with without an event; a
+ * wait's end is recorded in wall time and shown on the run's clock.
+ */
+async function progressBefore(
+  store: RunStore,
+  runId: string,
+  clock: Clock,
+): Promise<{ alreadyEnded: number; waiting: Wait[] }> {
   const ended = await store.listCheckpoints(runId, 'ended');
-  return ended.filter((c) => !/[./]/u.test(c.itemId)).length;
+  const waiting: Wait[] = [];
+  for (const c of await store.listCheckpoints(runId, 'waiting')) {
+    const wait = c.position.wait;
+    if (wait === undefined || wait.reason === 'queue') continue;
+    const delayMs = Math.max(0, wait.until - clock.wallNow());
+    const until = clock.now() + delayMs;
+    waiting.push({
+      item: c.itemId,
+      placement: c.position.placement,
+      source: wait.reason,
+      reason: undefined,
+      delayMs,
+      until,
+    });
+  }
+  return { alreadyEnded: ended.filter((c) => !/[./]/u.test(c.itemId)).length, waiting };
 }
 
 /**
@@ -56,6 +82,7 @@ export async function resumeAction(
 ): Promise<void> {
   // Flag values first: a wrong command line is a usage error whatever the store holds.
   const { deadlineMs, clock, random } = runFlags(options);
+  claimRunStdio(undefined, options);
   const nodes = await loadNodeModule(options.nodes, io.cwd);
   const opened = await openResumeStore(options.store, io.cwd);
   const { store, path } = opened;
@@ -77,7 +104,7 @@ export async function resumeAction(
     const { policy, from } =
       record === undefined || !live
         ? { policy: undefined, from: undefined }
-        : await policyOf(record, options.policy, io.cwd, documents);
+        : await policyOf(record, options.policy, io, documents);
     const dispatcher = createDispatcher({
       nodes,
       store,
@@ -87,14 +114,13 @@ export async function resumeAction(
       ...(random === undefined ? {} : { random }),
     });
     // A run the engine refuses before it reads anything leaves no empty events file.
-    const events =
-      options.events === undefined || !live ? undefined : await openEvents(options.events, io.cwd);
+    const events = options.events === undefined || !live ? undefined : await openEvents(options.events, io);
     const errors = errorCollector();
     const total = Number((record?.options as { items?: unknown } | undefined)?.items ?? 0);
-    const progress = runProgress(total, {
-      runId,
-      alreadyEnded: live ? await endedBefore(store, runId) : 0,
-    });
+    const runClock = clock ?? systemClock;
+    const shown = live && progressMode(options.progress, io.progress ?? process.stderr) !== 'off';
+    const before = shown ? await progressBefore(store, runId, runClock) : {};
+    const progress = runProgress({ total, runId, ...before, clock: runClock, flag: options.progress }, io);
     const onEvent = (event: RunEvent) => {
       errors.onEvent(event);
       progress.onEvent(event);
@@ -111,7 +137,7 @@ export async function resumeAction(
       progress.stop();
       await events?.close();
     }
-    printRunResult(io, result, {
+    printRunResult(summaryIO(io, options), result, {
       json: options.json === true,
       policyFrom: from,
       virtualTime: options.virtualTime === true,

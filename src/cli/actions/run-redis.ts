@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createDistributedDispatcher } from '../../distributed/dispatcher.ts';
 import { DEFAULT_QUEUE } from '../../distributed/worker.ts';
 import { SwitchyardError } from '../../errors.ts';
+import { systemClock } from '../../policy/clock.ts';
 import type { RunEvent } from '../../runtime/events.ts';
 import type { RunResult } from '../../runtime/run.ts';
 import { openRedisStore } from '../../store/redis.ts';
@@ -15,7 +16,7 @@ import { loadNodeModule } from '../node-modules.ts';
 import { policyFor } from '../policy-file.ts';
 import { redisPrefixes } from '../redis-prefix.ts';
 import { openEvents } from '../run-events.ts';
-import { runFlags } from '../run-flags.ts';
+import { claimRunStdio, runFlags, summaryIO } from '../run-flags.ts';
 import { readInput } from '../run-input.ts';
 import { printRunResult } from '../run-output.ts';
 import { runProgress } from '../run-progress.ts';
@@ -65,11 +66,12 @@ export async function redisRunAction(
 ): Promise<void> {
   const url = checkRedisFlags(options);
   const { deadlineMs } = runFlags(options);
+  claimRunStdio(dagPath, options);
   // Without --nodes the documents are checked without nodes: each worker checks the nodes it carries.
   const nodes = options.nodes === undefined ? undefined : await loadNodeModule(options.nodes, io.cwd);
-  const { file, dag, library } = await loadValidDag(dagPath, io.cwd, nodes);
-  const items = await readInput(options.input, io.cwd);
-  const { policy, from } = await policyFor(file, options.policy, io.cwd, { dag, library });
+  const { file, dag, library } = await loadValidDag(dagPath, io, nodes);
+  const items = await readInput(options.input, io);
+  const { policy, from } = await policyFor(file, options.policy, io, { dag, library });
   const prefixes = redisPrefixes();
   const store = await openRedisStore(url, { prefix: prefixes.store });
   let result: RunResult;
@@ -99,9 +101,13 @@ export async function redisRunAction(
         setExit(0);
         return;
       }
-      const events = options.events === undefined ? undefined : await openEvents(options.events, io.cwd);
+      const events = options.events === undefined ? undefined : await openEvents(options.events, io);
       const errors = errorCollector();
-      const progress = runProgress(items.length, { runId });
+      // The workers' waits are counted down on this machine's clock, from when their events arrive.
+      const progress = runProgress(
+        { total: items.length, runId, clock: systemClock, flag: options.progress },
+        io,
+      );
       const onEvent = (event: RunEvent) => {
         errors.onEvent(event);
         progress.onEvent(event);
@@ -129,7 +135,7 @@ export async function redisRunAction(
         return;
       }
       result = outcome;
-      printRunResult(io, result, {
+      printRunResult(summaryIO(io, options), result, {
         json: options.json === true,
         policyFrom: from,
         virtualTime: false,

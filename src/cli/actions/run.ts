@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SwitchyardError } from '../../errors.ts';
+import { systemClock } from '../../policy/clock.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
 import type { RunEvent } from '../../runtime/events.ts';
 import type { RunResult } from '../../runtime/run.ts';
@@ -11,7 +12,7 @@ import { loadValidDag } from '../load-one.ts';
 import { loadNodeModule } from '../node-modules.ts';
 import { policyFor } from '../policy-file.ts';
 import { openEvents } from '../run-events.ts';
-import { runFlags } from '../run-flags.ts';
+import { claimRunStdio, runFlags, summaryIO } from '../run-flags.ts';
 import { readInput } from '../run-input.ts';
 import { printRunResult } from '../run-output.ts';
 import { runProgress } from '../run-progress.ts';
@@ -42,10 +43,11 @@ export async function runAction(
     );
   }
   const { deadlineMs, clock, random } = runFlags(options);
+  claimRunStdio(dagPath, options);
   const nodes = await loadNodeModule(nodesModule, io.cwd);
-  const { file, dag, library } = await loadValidDag(dagPath, io.cwd, nodes);
-  const items = await readInput(options.input, io.cwd);
-  const { policy, from } = await policyFor(file, options.policy, io.cwd, { dag, library });
+  const { file, dag, library } = await loadValidDag(dagPath, io, nodes);
+  const items = await readInput(options.input, io);
+  const { policy, from } = await policyFor(file, options.policy, io, { dag, library });
   const dispatcher = createDispatcher({
     nodes,
     library,
@@ -67,9 +69,17 @@ export async function runAction(
       recorded === undefined
         ? { store: false as const }
         : { store: recorded.store, runId, files: await documentFiles(file, dag, library, io.cwd) };
-    const events = options.events === undefined ? undefined : await openEvents(options.events, io.cwd);
+    const events = options.events === undefined ? undefined : await openEvents(options.events, io);
     const errors = errorCollector();
-    const progress = runProgress(items.length, recorded === undefined ? {} : { runId });
+    const progress = runProgress(
+      {
+        total: items.length,
+        runId: recorded === undefined ? undefined : runId,
+        clock: clock ?? systemClock,
+        flag: options.progress,
+      },
+      io,
+    );
     const onEvent = (event: RunEvent) => {
       errors.onEvent(event);
       progress.onEvent(event);
@@ -91,7 +101,7 @@ export async function runAction(
       progress.stop();
       await events?.close();
     }
-    printRunResult(io, result, {
+    printRunResult(summaryIO(io, options), result, {
       json: options.json === true,
       policyFrom: from,
       virtualTime: options.virtualTime === true,

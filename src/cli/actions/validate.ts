@@ -3,7 +3,10 @@ import type { SetExit } from '../commands/index.ts';
 import type { ValidateOptions } from '../commands/validate.ts';
 import { formatProblem, plural } from '../format.ts';
 import type { CliIO } from '../io.ts';
+import { stdinDocument } from '../load-one.ts';
+import { noDocuments } from '../messages.ts';
 import { loadNodeModule } from '../node-modules.ts';
+import { isDash } from '../stdio.ts';
 
 /** Carries out `switchyard validate`: every problem of every document; exit 1 on any error. */
 export async function validateAction(
@@ -13,14 +16,9 @@ export async function validateAction(
   setExit: SetExit,
 ): Promise<void> {
   const nodes = options.nodes === undefined ? undefined : await loadNodeModule(options.nodes, io.cwd);
-  const { reports } = await checkDocuments(paths, io.cwd, nodes);
-  if (reports.length === 0) {
-    io.err(
-      `switchyard: no .jsonld documents found in ${paths.join(', ')} — name DAG documents or folders holding them`,
-    );
-    setExit(1);
-    return;
-  }
+  const stdin = paths.some(isDash) ? await stdinDocument(io) : undefined;
+  const { reports } = await checkDocuments(paths, io.cwd, nodes, stdin);
+  if (reports.length === 0) throw noDocuments(paths);
   const errors = reports.flatMap((r) => r.problems).filter((p) => p.severity === 'error').length;
   const warnings = reports.flatMap((r) => r.problems).length - errors;
   if (options.json) {

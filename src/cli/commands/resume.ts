@@ -1,5 +1,12 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
+import {
+  addProgressOptions,
+  EVENTS_STDOUT_HELP,
+  JSON_HELP,
+  NODES_HELP,
+  POLICY_HELP,
+} from '../option-help.ts';
 import { addStoreOption } from '../store-option.ts';
 import type { SetExit } from './index.ts';
 
@@ -13,6 +20,8 @@ export interface ResumeCommandOptions {
   readonly deadline?: string;
   readonly virtualTime?: boolean;
   readonly seed?: string;
+  /** `--progress` (true) or `--no-progress` (false); undefined: on a terminal only. */
+  readonly progress?: boolean;
 }
 
 /**
@@ -30,9 +39,12 @@ export function registerResume(program: Command, io: CliIO, setExit: SetExit): v
     .command('resume')
     .description('go on with a recorded run where each item stood (after a crash, a kill or Ctrl-C)')
     .argument('<run-id>', 'the run id `switchyard run` printed (see `switchyard runs`)')
-    .requiredOption('--nodes <module>', 'a .ts or .js module exporting `nodes`: an array of node definitions')
-    .option('--policy <file>', 'a runtime policy file (default: the policy the run was recorded with)')
-    .option('--events <file>', "write this process's events as JSON lines (sequence numbers go on)")
+    .requiredOption('--nodes <module>', NODES_HELP)
+    .option('--policy <file>', `${POLICY_HELP} (default: the policy the run was recorded with)`)
+    .option(
+      '--events <file>',
+      `${EVENTS_STDOUT_HELP}; this process's events, their sequence numbers going on`,
+    )
     .option(
       '--deadline <ms>',
       'the run deadline from now, in milliseconds (default: the one the run started with)',
@@ -43,8 +55,8 @@ export function registerResume(program: Command, io: CliIO, setExit: SetExit): v
         'after it, take no real time',
     )
     .option('--seed <n>', 'seed the back-off jitter of the waits from here on')
-    .option('--json', 'print the result as JSON');
-  addStoreOption(command).action(async (runId: string, options: ResumeCommandOptions) => {
+    .option('--json', JSON_HELP);
+  addStoreOption(addProgressOptions(command)).action(async (runId: string, options: ResumeCommandOptions) => {
     const { resumeAction } = await import('../actions/resume.ts');
     await resumeAction(runId, options, io, setExit);
   });

@@ -1,5 +1,13 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
+import {
+  addProgressOptions,
+  EVENTS_STDOUT_HELP,
+  JSON_HELP,
+  NO_STORE_HELP,
+  NODES_HELP,
+  POLICY_HELP,
+} from '../option-help.ts';
 import { addStoreOption } from '../store-option.ts';
 import type { SetExit } from './index.ts';
 
@@ -20,6 +28,8 @@ export interface RunCommandOptions {
   readonly redis?: string;
   readonly wait?: boolean;
   readonly queue?: string;
+  /** `--progress` (true) or `--no-progress` (false); undefined: on a terminal only. */
+  readonly progress?: boolean;
 }
 
 /**
@@ -35,6 +45,11 @@ export interface RunCommandOptions {
  * recorded in that Redis: this process prints the run id and how to follow it, and exits 0 once the run is
  * submitted; with `--wait` it follows the run's events instead and prints the summary a local run prints.
  *
+ * `-` reads the document from standard input, as `--input @-` and `--policy -` read theirs (one of them per
+ * command line); `--events -` writes the events to standard output, and the summary then goes to stderr.
+ * On a terminal a progress line counts the items ended and counts down each wait; `--progress` prints it as
+ * plain lines off a terminal too, `--no-progress` hides it.
+ *
  * `--virtual-time` is for nodes that do no real I/O: the virtual clock jumps ahead whenever the event loop
  * would otherwise sit idle, so a node awaiting a socket, a file or a timer of its own sees its deadline
  * (and the run's) fire at once.
@@ -45,20 +60,14 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
   const command = program
     .command('run')
     .description('run a DAG document over input items with a module of node implementations')
-    .argument('<dag>', 'the DAG document (.jsonld)')
-    .option(
-      '--nodes <module>',
-      'a .ts or .js module exporting `nodes`: an array of node definitions (required, except with --redis: the workers have the nodes)',
-    )
+    .argument('<dag>', 'the DAG document (.jsonld), or - to read it from standard input')
+    .option('--nodes <module>', `${NODES_HELP} (required, except with --redis: the workers have the nodes)`)
     .option(
       '--input <json>',
-      'the input: JSON (an object, or an array of objects for several items) or @file.json (default: {})',
+      'the input: JSON (an object, or an array of objects for several items), @file.json, or @- for standard input (default: {})',
     )
-    .option(
-      '--policy <file>',
-      'a runtime policy file (default: <dag-stem>.policy.json beside the DAG, if any)',
-    )
-    .option('--events <file>', 'write every event as one JSON line')
+    .option('--policy <file>', `${POLICY_HELP} (default: <dag-stem>.policy.json beside the DAG, if any)`)
+    .option('--events <file>', EVENTS_STDOUT_HELP)
     .option('--deadline <ms>', 'the run deadline in milliseconds')
     .option(
       '--virtual-time',
@@ -66,15 +75,15 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
         '(a node awaiting real I/O sees its deadline fire at once)',
     )
     .option('--seed <n>', 'seed the back-off jitter, so the same run waits the same delays')
-    .option('--json', 'print the result as JSON')
+    .option('--json', JSON_HELP)
     .option('--redis <url>', 'submit the run to `switchyard worker`s on this Redis (redis://host:port)')
     .option(
       '--wait',
       'with --redis: follow the run’s events and print its summary when it ends (without: submit, print the run id, exit)',
     )
     .option('--queue <name>', 'with --redis: the queue the workers take jobs from (default: switchyard)');
-  addStoreOption(command)
-    .option('--no-store', 'record nothing: the run cannot be resumed or listed')
+  addStoreOption(addProgressOptions(command))
+    .option('--no-store', NO_STORE_HELP)
     .action(async (dagPath: string, options: RunCommandOptions) => {
       const { runAction } = await import('../actions/run.ts');
       await runAction(dagPath, options, io, setExit);

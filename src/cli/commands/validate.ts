@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
+import { NODES_HELP } from '../option-help.ts';
 import type { SetExit } from './index.ts';
 
 /** The options of `switchyard validate`. */
@@ -13,9 +14,9 @@ export function registerValidate(program: Command, io: CliIO, setExit: SetExit):
   program
     .command('validate')
     .description('check DAG documents: schema, references, reachability, and that every loop ends')
-    .argument('<paths...>', 'documents (.jsonld) or folders of documents')
+    .argument('<paths...>', 'documents (.jsonld) or folders of documents; - reads one from standard input')
     .option('--json', 'print the reports as JSON')
-    .option('--nodes <module>', 'also check node IRIs and outputs against the nodes this module exports')
+    .option('--nodes <module>', `${NODES_HELP}: also check node IRIs and outputs against them`)
     .action(async (paths: string[], options: ValidateOptions) => {
       // The implementation is loaded only when the command runs, so `--help` and other commands skip it.
       const { validateAction } = await import('../actions/validate.ts');

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
+import { NODES_HELP } from '../option-help.ts';
 
 /** The options commander parses for this command. */
 export interface WorkerCommandOptions {
@@ -25,7 +26,7 @@ export function registerWorker(program: Command, io: CliIO): void {
     .command('worker')
     .description('carry the items of runs submitted over Redis (start as many as you like)')
     .requiredOption('--redis <url>', 'the Redis the runs are submitted to, as redis://host:port')
-    .requiredOption('--nodes <module>', 'a .ts or .js module exporting `nodes`: an array of node definitions')
+    .requiredOption('--nodes <module>', NODES_HELP)
     .option('--concurrency <n>', 'jobs this worker carries at once (default: 1)')
     .option('--queue <name>', 'the queue to take jobs from (default: switchyard)')
     .action(async (options: WorkerCommandOptions) => {

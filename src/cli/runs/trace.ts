@@ -1,6 +1,14 @@
-/** A recorded run's path for `render --run`: the store's events, summed up as a `--trace` file would be. */
-import { parseTrace, summariseTrace, type TraceSummary } from '../../render/trace.ts';
+/**
+ * The run path `render` draws: a recorded run's (`--run`), its store's events summed up as a `--trace` file
+ * would be, or a trace file's (`--trace`).
+ */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { parseTrace, readTrace, summariseTrace, type TraceSummary } from '../../render/trace.ts';
+import type { CliIO } from '../io.ts';
+import { fileNotFound, isNotFound } from '../messages.ts';
 import { displayPath } from '../output.ts';
+import { isDash, readStdin, STDIN_NAME } from '../stdio.ts';
 import { openCliStore, storePathOf } from '../store-option.ts';
 import { findRun } from './views.ts';
 
@@ -25,4 +33,24 @@ export async function readRunTrace(
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The trace `render --trace` names: a file `run --events` wrote, or `-` for one piped to standard input
+ * (named `<stdin>`). A missing file is the `E_FILE_NOT_FOUND` line every missing file gets.
+ * @example
+ * const trace = await readTraceOption('run.jsonl', io);
+ */
+export async function readTraceOption(
+  path: string,
+  io: Pick<CliIO, 'cwd' | 'stdin' | 'err'>,
+): Promise<TraceSummary> {
+  if (isDash(path)) {
+    const example = 'switchyard runs events <id> | switchyard render dag.jsonld --trace - -o run.svg';
+    return summariseTrace(parseTrace(await readStdin(io, 'a run trace', example), STDIN_NAME));
+  }
+  const file = resolve(io.cwd, path);
+  const found = await stat(file).catch((error: unknown) => error);
+  if (isNotFound(found)) throw fileNotFound(displayPath(file, io.cwd), 'given to --trace');
+  return readTrace(file);
 }
