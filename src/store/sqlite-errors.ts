@@ -131,7 +131,8 @@ export function fromSqlite(error: unknown, scene: FailureScene): unknown {
     code.startsWith('SQLITE_IOERR') ||
     code.startsWith('SQLITE_CANTOPEN');
   if (!written) return error;
-  const refusal = diskRefusal(file);
+  // A private in-memory database has no folder to ask.
+  const refusal = file === ':memory:' ? undefined : diskRefusal(file);
   if (refusal !== undefined) return refused(refusal, file, error, runId);
   // The disk takes writes again (space was freed meanwhile), or the failure was not the disk's refusal.
   if (code === 'SQLITE_FULL') return full(file, 'ENOSPC', error, runId);
