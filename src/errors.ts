@@ -76,6 +76,8 @@ export type StoreCode =
   | 'E_STORE_NOT_A_DATABASE'
   | 'E_STORE_CORRUPT'
   | 'E_STORE_READ_ONLY'
+  | 'E_STORE_FULL'
+  | 'E_STORE_IO'
   | 'E_STORE_LOCKED'
   | 'E_STORE_TOO_NEW'
   | 'E_STORE_CONFLICT'
@@ -83,7 +85,8 @@ export type StoreCode =
   | 'E_STORE_LEASE_HELD'
   | 'E_STORE_LEASE_LOST'
   | 'E_STORE_CLOSED'
-  | 'E_STORE_UNREACHABLE';
+  | 'E_STORE_UNREACHABLE'
+  | 'E_STORE_RUN_LOST';
 
 export type ErrorCode = ProblemCode | RuntimeCode | StoreCode;
 

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline';
 import type { Memory } from '../../nodes/archivist/types.ts';
+import { refusalLine } from '../../src/cli/refusal.ts';
 import { isSwitchyardError, SwitchyardError } from '../../src/errors.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import type { Conversation } from './conversation.ts';
@@ -14,6 +15,17 @@ const PROMPT = 'you> ';
 const GREETING =
   'Archivist chat: ask about books in the catalog ("exit" or Ctrl-D to leave; Ctrl-C cancels an answer).';
 const LEAVE = /^(exit|quit)[.!]?$/i;
+
+/**
+ * The line a question that failed gets: that it was not answered, and why, with the error's code; the chat
+ * goes on with the next question.
+ */
+export function turnFailure(error: unknown): string {
+  const what = 'that question was not answered';
+  if (isSwitchyardError(error)) return refusalLine('archivist', `${what}: ${error.message}`, error.code);
+  const reason = error instanceof Error ? error.message : String(error);
+  return `archivist: ${what}: ${reason.replace(/\s+/gu, ' ').trim()}`;
+}
 
 /** What a chat needs besides the session. */
 export interface ChatOptions {
@@ -77,12 +89,14 @@ export async function runChat(session: Session, io: ArchivistEnv, options: ChatO
       }
       if (options.trace) io.out(traceLines(outcome.events).join('\n'));
       if (options.trace && outcome.runId) io.out(`  run ${outcome.runId}`);
+      if (outcome.answer === '') {
+        io.err(`archivist: that question was not answered (its run ended ${outcome.status}); ask again`);
+        return;
+      }
       io.out(`archivist> ${outcome.answer}`);
       if (outcome.memory && outcome.shortlist.length > 0) memory = outcome.memory;
     } catch (error) {
-      io.err(
-        `archivist: ${isSwitchyardError(error) || error instanceof Error ? error.message : String(error)}`,
-      );
+      io.err(turnFailure(error));
     } finally {
       pending = undefined;
     }

@@ -13,6 +13,7 @@ import type { Clock } from '../policy/types.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { WaitingFor } from '../runtime/run.ts';
 import { emptyTally } from '../runtime/run-scope.ts';
+import { runLost } from '../store/store-errors.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
 import { cancelChild } from './abort-job.ts';
 import { deliver } from './deliver.ts';
@@ -85,7 +86,10 @@ export async function abortRun(
   let jobless = 0;
   for (;;) {
     removed += await sweep(wiring, runId, dag, clock);
-    const status = (await store.getRun(runId))?.status ?? 'running';
+    const now = await store.getRun(runId);
+    // A run that went from the store while its abort was waited for was lost with Redis's data.
+    if (now === undefined) throw runLost(runId, store.location);
+    const status = now.status;
     if (status !== 'running' || clock.now() - started >= waitMs) return { status, removed };
     // No job of the run anywhere on the queue, twice in a row, while it is still open: its items lost their
     // jobs (a submitter that died between recording the run and queueing its jobs), and no worker will

@@ -9,12 +9,15 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../policy/types.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { Ending } from '../runtime/runner.ts';
+import { redisAt } from '../store/redis-connect.ts';
+import { runLost } from '../store/store-errors.ts';
 import type { ItemWait } from '../store/types.ts';
 import type { JobScope } from './job-scope.ts';
 import { type ChildCount, writeReport } from './ledger.ts';
 import { addPostPhases } from './phase-jobs.ts';
 import type { Report } from './report.ts';
 import { closeRun } from './run-close.ts';
+import { recordsGone } from './run-lost.ts';
 import { endedCheckpoint, movingCheckpoint } from './run-record.ts';
 import type { Wiring } from './scatter-jobs.ts';
 
@@ -159,6 +162,10 @@ export async function deliver(
         }),
     ...(child === undefined ? {} : { child }),
   });
+  // A ledger gone while the run was being carried took the run's records with it (see `run-lost.ts`).
+  if (answer.gone === true && (await recordsGone(wiring.redis, wiring.keys, runId, run.storePrefix))) {
+    throw runLost(runId, redisAt(wiring.redis));
+  }
   run.aborted = answer.aborted;
   run.checkedAt = clock.now();
   if (answer.last) await itemsEnded(wiring, runId, run.storePrefix, run.post, clock);

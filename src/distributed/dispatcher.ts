@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
-import { SwitchyardError } from '../errors.ts';
+import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import type { CompiledDag } from '../graph/compile.ts';
 import { systemClock } from '../policy/clock.ts';
 import { resolvePolicy } from '../policy/resolve.ts';
@@ -16,6 +16,7 @@ import { isCompiled } from '../runtime/prepare.ts';
 import { Run } from '../runtime/run.ts';
 import { openRedisStore, RedisRunStore } from '../store/redis.ts';
 import { connectRedis } from '../store/redis-connect.ts';
+import { runLost } from '../store/store-errors.ts';
 import type { RunStore } from '../store/types.ts';
 import { type AbortOutcome, abortRun } from './abort.ts';
 import { itemsEnded } from './deliver.ts';
@@ -205,12 +206,19 @@ export async function createDistributedDispatcher(
     );
     await keepLedger(redis, keys);
     const runStart = { type: 'run.start', dag: dagId, hash, items: states.length };
-    await store.commit([
-      {
-        kind: 'event',
-        event: { runId, seq: 0, type: 'run.start', body: { seq: 0, time: 0, runId, ...runStart } },
-      },
-    ]);
+    await store
+      .commit([
+        {
+          kind: 'event',
+          event: { runId, seq: 0, type: 'run.start', body: { seq: 0, time: 0, runId, ...runStart } },
+        },
+      ])
+      .catch((error: unknown) => {
+        // The run recorded a moment ago is gone: Redis lost its data meanwhile.
+        throw isSwitchyardError(error) && error.code === 'E_STORE_UNKNOWN_RUN'
+          ? runLost(runId, store.location)
+          : error;
+      });
     await redis.set(
       keys.spec,
       JSON.stringify(specOf(compiled.dag, library, policy, deadlineAt, states.length)),

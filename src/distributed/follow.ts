@@ -10,6 +10,8 @@ import type { EventStream } from '../runtime/event-stream.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { RunResult } from '../runtime/run.ts';
 import { emptyTally } from '../runtime/run-scope.ts';
+import type { RedisRunStore } from '../store/redis.ts';
+import { runLost } from '../store/store-errors.ts';
 import type { RunStore } from '../store/types.ts';
 import type { RunKeys } from './keys.ts';
 import { readLedger } from './ledger.ts';
@@ -22,11 +24,13 @@ const PAGE = 1000;
 /** The first and the longest pause between reads that found nothing new (ms). */
 const FIRST_PAUSE_MS = 2;
 const LONGEST_PAUSE_MS = 50;
+/** How long a follower hears nothing new before it checks again that the run's records are in Redis (ms). */
+const LOST_CHECK_MS = 500;
 
 /** What a follower reads and where it writes. */
 export interface Following {
   readonly redis: Redis;
-  readonly store: RunStore;
+  readonly store: RedisRunStore;
   readonly keys: RunKeys;
   readonly runId: string;
   readonly clock: Clock;
@@ -38,7 +42,9 @@ export interface Following {
  * Emits the run's stored events on `stream` in seq order, as they come, until its `run.end`; then answers
  * the run's result. Pauses between reads that find nothing grow from 2 to 50 ms. While nobody listens to
  * `stream`, it reads only the run's ledger until the run closes, not its events (see {@link waitQuietly});
- * a listener that comes later hears the events from then on, as on a local run.
+ * a listener that comes later hears the events from then on, as on a local run. A run whose ledger or
+ * record is gone from Redis (restarted without persistence, or flushed) fails with `E_STORE_RUN_LOST`
+ * within {@link LOST_CHECK_MS} of its last event, instead of being waited for forever.
  */
 export async function followRun(following: Following, stream: EventStream): Promise<RunResult> {
   const { store, runId, clock, signal } = following;
@@ -60,6 +66,7 @@ export async function followRun(following: Following, stream: EventStream): Prom
     // The listener hears the stored seqs from there on, as every listener of the run does.
     if (after !== undefined) stream.continueAfter(after);
   }
+  let checked = clock.now();
   while (end === undefined) {
     if (signal.aborted) throw stopped();
     // A read cut off by the dispatcher closing its store is the close's, not a fault of the store.
@@ -83,13 +90,34 @@ export async function followRun(following: Following, stream: EventStream): Prom
     if (end !== undefined) break;
     if (events.length > 0) {
       pause = FIRST_PAUSE_MS;
+      checked = clock.now();
       continue;
+    }
+    // A run that goes quiet is checked now and then: a Redis restarted empty or flushed took its records,
+    // and its `run.end` would never come.
+    if (clock.now() - checked >= LOST_CHECK_MS) {
+      checked = clock.now();
+      const gone = await recordsGone(following).catch((error: unknown) => {
+        throw signal.aborted ? stopped() : error;
+      });
+      if (gone) throw runLost(runId, store.location);
     }
     await clock.sleep(pause, signal).catch(() => undefined);
     if (signal.aborted) throw stopped();
     pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
   }
   return storedResult(following, end.dag, hash, end.durationMs);
+}
+
+/**
+ * True when the run's ledger or its record is gone from Redis. Asked only while no event comes: the closer
+ * writes `run.end` before it marks the ledger closed, and a closed ledger stays a day, so a run that ended
+ * is never taken for a lost one.
+ */
+async function recordsGone(following: Following): Promise<boolean> {
+  const { redis, store, keys, runId } = following;
+  const [ledger, recorded] = await Promise.all([redis.exists(keys.ledger), store.hasRun(runId)]);
+  return ledger === 0 || !recorded;
 }
 
 /** How a quiet wait ended: the run closed, or a listener came (events after `after` are for it). */
@@ -128,7 +156,7 @@ async function waitQuietly(following: Following, stream: EventStream): Promise<Q
 
 /** The result of an ended run, from its input items' checkpoints and its ledger. */
 export async function storedResult(
-  following: Pick<Following, 'redis' | 'store' | 'keys' | 'runId'>,
+  following: Pick<Following, 'redis' | 'keys' | 'runId'> & { readonly store: RunStore },
   dag: string,
   hash: string,
   durationMs: number,

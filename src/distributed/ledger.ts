@@ -42,12 +42,13 @@ import { evalScript } from './scripts.ts';
  * Answers `{last, aborted, left}`: `last` is 1 when the report ends an input item (or repeats an ending)
  * and no input item is pending (the caller closes the run), `aborted` 1 once an abort was asked for, `left`
  * the children left on the gather record (-1 when the job was not a child's). A report for a run that was
- * closed (a job run again after its worker died) writes nothing.
+ * closed (a job run again after its worker died) writes nothing; one for a run whose ledger is gone writes
+ * nothing and answers a fourth value, 1.
  */
 const REPORT = `${COUNT_OFF}
 local ledger = KEYS[1]
 local head = redis.call('HMGET', ledger, 'start', 'closed', 'aborted')
-if not head[1] then return {0, 1, -1} end
+if not head[1] then return {0, 1, -1, 1} end
 local aborted = 0
 if head[3] then aborted = 1 end
 if head[2] then return {0, aborted, -1} end
@@ -234,6 +235,8 @@ export interface ReportAnswer {
   readonly last: boolean;
   readonly aborted: boolean;
   readonly left?: number;
+  /** True when the run's ledger is gone: closed long ago and expired, or lost with Redis's data. */
+  readonly gone?: true;
 }
 
 /** The run store's keys under each prefix, made once: every report needs them. */
@@ -271,7 +274,7 @@ export async function writeReport(
     child?.result ?? '',
     ...eventPieces(report.events),
   ];
-  const [last, aborted, left] = (await evalScript(
+  const [last, aborted, left, gone] = (await evalScript(
     redis,
     REPORT,
     child === undefined ? 6 : 7,
@@ -283,8 +286,13 @@ export async function writeReport(
     keys.reported,
     ...(child === undefined ? [] : [child.gather]),
     ...args,
-  )) as [number, number, number];
-  return { last: last === 1, aborted: aborted === 1, ...(left >= 0 ? { left } : {}) };
+  )) as [number, number, number, number?];
+  return {
+    last: last === 1,
+    aborted: aborted === 1,
+    ...(left >= 0 ? { left } : {}),
+    ...(gone === 1 ? { gone: true as const } : {}),
+  };
 }
 
 /** Reserves the seq of the run's `run.end`; undefined when the run's ledger is gone. */

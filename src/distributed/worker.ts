@@ -7,6 +7,7 @@ import type { RunStore } from '../store/types.ts';
 import { defaultHandBack, type HandBackOptions, OnceLog } from './hand-back.ts';
 import { ItemProcessor } from './item-processor.ts';
 import { JOB_FORMAT, newerFormat } from './job-data.ts';
+import { type LostRunCheck, lostRunOr } from './run-lost.ts';
 
 /** The queue item jobs go to when none is named. */
 export const DEFAULT_QUEUE = 'switchyard';
@@ -83,10 +84,16 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     log,
     handBack,
   });
+  const lost: LostRunCheck = { redis, prefix, location, store: options.store, log };
   const carry = async (job: Job, token?: string): Promise<void> => {
     const format = newerFormat(job.data);
     if (format === undefined) {
-      return processor.process(job.data, `${job.id}:${job.attemptsStarted}`, job.id);
+      try {
+        return await processor.process(job.data, `${job.id}:${job.attemptsStarted}`, job.id);
+      } catch (error) {
+        const runId = (job.data as { runId?: unknown } | null)?.runId;
+        throw typeof runId === 'string' ? await lostRunOr(lost, runId, error) : error;
+      }
     }
     // A newer version's job is left as it is, for a worker that reads its format; it is never rewritten.
     log.say(

@@ -41,12 +41,15 @@ export function reconnectDelay(times: number): number {
   return Math.min(times * 100, 2000);
 }
 
+/** Where a connection goes, for messages: `redis://host:port/db`. */
+export function redisAt(redis: Redis): string {
+  const { host, port, db } = redis.options;
+  return `redis://${host}:${port}/${db ?? 0}`;
+}
+
 /** Connects to `target` (a URL, or a connection the caller made), refusing a Redis that does not answer. */
 export async function connectRedis(target: string | Redis, options: RedisStoreOptions): Promise<Connected> {
-  if (typeof target !== 'string') {
-    const { host, port, db } = target.options;
-    return { redis: target, location: `redis://${host}:${port}/${db ?? 0}`, owned: false };
-  }
+  if (typeof target !== 'string') return { redis: target, location: redisAt(target), owned: false };
   const location = redisLocation(target);
   if (!/^rediss?:\/\//.test(target)) {
     throw new SwitchyardError(

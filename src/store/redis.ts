@@ -96,6 +96,11 @@ export class RedisRunStore implements RunStore {
     return text === null ? undefined : fromJsonText<RunRecord>(text);
   }
 
+  /** True while the store holds run `runId`: one key looked up, its record not read. */
+  async hasRun(runId: string): Promise<boolean> {
+    return (await this.call(() => this.redis.exists(this.keys.run(runId)))) === 1;
+  }
+
   async listRuns(query: RunQuery = {}): Promise<RunPage> {
     this.check();
     const limit = pageSize(query);

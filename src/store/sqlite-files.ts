@@ -13,7 +13,8 @@ import {
   statSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
-import { cannotOpen, notADatabase, readOnly, tooNew } from './sqlite-errors.ts';
+import { refusalOf } from './disk-check.ts';
+import { cannotOpen, notADatabase, readOnly, refused, tooNew } from './sqlite-errors.ts';
 
 /** Every SQLite 3 file starts with these 16 bytes. */
 const MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
@@ -94,6 +95,8 @@ export function checkStoreFile(file: string, supported: number, readonly: boolea
     try {
       mkdirSync(folder, { recursive: true });
     } catch (error) {
+      const refusal = refusalOf(error);
+      if (refusal !== undefined) throw refused(refusal, file, error);
       throw cannotOpen(file, `its folder cannot be created (${(error as Error).message})`, error);
     }
   }

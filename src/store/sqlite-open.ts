@@ -6,7 +6,9 @@
 import { resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { SwitchyardError } from '../errors.ts';
-import { cannotOpen, fromSqlite, readOnly, tooNew } from './sqlite-errors.ts';
+import { systemClock } from '../policy/clock.ts';
+import { diskRefusal } from './disk-check.ts';
+import { cannotOpen, type FailureScene, fromSqlite, full, readOnly, tooNew } from './sqlite-errors.ts';
 import { checkStoreFile } from './sqlite-files.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.ts';
 
@@ -61,11 +63,16 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
   const file = memory ? path : resolve(path);
   const exists = !memory && checkStoreFile(file, SCHEMA_VERSION, resolved.readonly);
   const { default: Sqlite } = await import('better-sqlite3');
+  // Each step's wait for other processes' locks is measured, so that a refusal says how long it waited.
+  let started = systemClock.now();
+  const failed = (error: unknown, readonly: boolean) =>
+    failure(error, { file, waitedMs: systemClock.now() - started, opening: true }, readonly);
   const connect = (readonly: boolean): Database => {
+    started = systemClock.now();
     try {
       return new Sqlite(file, { readonly, fileMustExist: readonly, timeout: resolved.busyTimeoutMs });
     } catch (error) {
-      throw failure(error, file, resolved.busyTimeoutMs, readonly);
+      throw failed(error, readonly);
     }
   };
   // A writable connection that closes checkpoints the write-ahead log into the file, so an existing file is
@@ -73,38 +80,43 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
   if (exists && !resolved.readonly) {
     const probe = connect(true);
     try {
+      started = systemClock.now();
       inspect(probe, file, resolved);
     } catch (error) {
-      throw failure(error, file, resolved.busyTimeoutMs, true);
+      throw failed(error, true);
     } finally {
       probe.close();
     }
   }
   const db = connect(resolved.readonly && !memory);
   try {
+    started = systemClock.now();
     const version = inspect(db, file, { ...resolved, integrityCheck: resolved.integrityCheck && !exists });
     configure(db, file, version, resolved);
   } catch (error) {
     db.close();
-    throw failure(error, file, resolved.busyTimeoutMs, db.readonly);
+    throw failed(error, db.readonly);
   }
   return { db, file, options: resolved };
 }
 
 /**
  * The store error of a failure while opening. A read-only connection to a file in WAL mode must create the
- * shared-memory file beside it, so on a read-only folder or mount it cannot even read; that is said plainly.
+ * shared-memory file beside it, so on a read-only folder or mount it cannot even read; that is said plainly,
+ * unless the disk is full.
  */
-function failure(error: unknown, file: string, busyTimeoutMs: number, readonly: boolean): unknown {
+function failure(error: unknown, scene: FailureScene, readonly: boolean): unknown {
   if (readonly && (error as { code?: unknown } | null)?.code === 'SQLITE_CANTOPEN') {
+    const refusal = diskRefusal(scene.file);
+    if (refusal === 'ENOSPC' || refusal === 'EDQUOT') return full(scene.file, refusal, error);
     return cannotOpen(
-      file,
+      scene.file,
       'SQLite cannot create its shared-memory file beside it, which it needs even to read a store in WAL mode; ' +
         'copy the store to a writable folder',
       error,
     );
   }
-  return fromSqlite(error, file, busyTimeoutMs);
+  return fromSqlite(error, scene);
 }
 
 /** The checks that only read: the header, the schema, the version and, on request, every page. */

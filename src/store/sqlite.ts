@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
+import { systemClock } from '../policy/clock.ts';
 import { checkEventQuery, pageEvents } from './event-pages.ts';
 import { grantLease, renewedLease } from './lease.ts';
 import { decodeCursor, ENDED_STATUSES, encodeCursor, pageSize, statusFilter } from './query.ts';
@@ -66,7 +67,6 @@ export async function openSqliteStore(
 export class SqliteRunStore implements RunStore {
   readonly location: string;
   private readonly db: Database;
-  private readonly timeout: number;
   private readonly sql: Statements;
   private readonly listings = new Map<string, Statement>();
   private readonly commitBatch: (batch: readonly StoreWrite[]) => void;
@@ -76,21 +76,25 @@ export class SqliteRunStore implements RunStore {
   constructor(opened: OpenedFile) {
     this.db = opened.db;
     this.location = opened.file;
-    this.timeout = opened.options.busyTimeoutMs;
     this.sql = prepareStatements(this.db);
     const sql = this.sql;
-    this.commitBatch = this.db.transaction((batch: readonly StoreWrite[]) => {
+    const apply = this.db.transaction((batch: readonly StoreWrite[]) => {
       for (const write of batch) applyWrite(sql, write);
     });
+    // Immediate: the write lock is taken at BEGIN, where SQLite waits out another process's lock for the busy
+    // timeout. A deferred transaction that read first could not wait when it came to write: another
+    // writer's commit since its read makes SQLite refuse it at once.
+    this.commitBatch = (batch) => apply.immediate(batch);
   }
 
   async commit(batch: readonly StoreWrite[]): Promise<void> {
     if (!this.open) throw closed(this.location);
+    const started = systemClock.now();
     try {
       assertWritable(this.db, this.location);
       this.commitBatch(batch);
     } catch (error) {
-      throw fromSqlite(error, this.location, this.timeout);
+      throw this.failure(error, started, runOf(batch[0]));
     }
   }
 
@@ -230,16 +234,21 @@ export class SqliteRunStore implements RunStore {
       const statuses = options.statuses ?? ENDED_STATUSES;
       if (statuses.length === 0) return { runs: 0, reclaimedBytes: 0 };
       const before = this.size();
-      const ids = this.db
+      const select = this.db
         .prepare(
           `SELECT id FROM runs WHERE created_at < ? AND status IN (${statuses.map(() => '?').join(', ')})`,
         )
-        .pluck()
-        .all(options.olderThan, ...statuses) as string[];
+        .pluck();
+      // The runs are chosen and deleted under the write lock, so a run that another process moves on meanwhile
+      // is not deleted on a status read before.
+      const ids = this.db
+        .transaction(() => {
+          const found = select.all(options.olderThan, ...statuses) as string[];
+          for (const id of found) this.sql.deleteRun.run(id);
+          return found;
+        })
+        .immediate();
       if (ids.length === 0) return { runs: 0, reclaimedBytes: 0 };
-      this.db.transaction(() => {
-        for (const id of ids) this.sql.deleteRun.run(id);
-      })();
       // VACUUM rewrites the file without the freed pages; the checkpoint moves that into the file itself.
       this.db.exec('VACUUM');
       this.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -286,11 +295,18 @@ export class SqliteRunStore implements RunStore {
   /** Runs `fn` on an open store, turning SQLite's failures into store errors that name the file. */
   private guard<T>(fn: () => T): T {
     if (!this.open) throw closed(this.location);
+    const started = systemClock.now();
     try {
       return fn();
     } catch (error) {
-      throw fromSqlite(error, this.location, this.timeout);
+      throw this.failure(error, started);
     }
+  }
+
+  /** The store error of a failure of a call that started at `started` (the monotonic clock's ms). */
+  private failure(error: unknown, started: number, runId?: string): unknown {
+    const waitedMs = systemClock.now() - started;
+    return fromSqlite(error, { file: this.location, waitedMs, opening: false, runId });
   }
 
   /** Runs `fn` in an immediate transaction, so that a read and the write it decides are one step. */
@@ -307,6 +323,30 @@ export class SqliteRunStore implements RunStore {
 
   private putLease(lease: Lease): void {
     putLease(this.sql, lease);
+  }
+}
+
+/** The run a write is for. */
+function runOf(write: StoreWrite | undefined): string | undefined {
+  switch (write?.kind) {
+    case undefined:
+      return undefined;
+    case 'run':
+      return write.run.id;
+    case 'run-status':
+      return write.update.runId;
+    case 'checkpoint':
+      return write.checkpoint.runId;
+    case 'journal':
+      return write.entry.runId;
+    case 'event':
+      return write.event.runId;
+    case 'events':
+      return write.runId;
+    case 'lease':
+    case 'release':
+    case 'held':
+      return write.lease.runId;
   }
 }
 

@@ -48,3 +48,14 @@ export function closed(location: string): SwitchyardError {
     `the run store ${location} is closed; open it again to use it`,
   );
 }
+
+/**
+ * The records of a run that was being followed or carried are gone from the Redis at `location`: it was
+ * restarted without persistence, or flushed, so nothing can end the run.
+ */
+export function runLost(runId: string, location: string): SwitchyardError {
+  return new SwitchyardError(
+    'E_STORE_RUN_LOST',
+    `run '${runId}' is gone from Redis at ${location}: its records were lost (Redis restarted without persistence, or was flushed), so no worker can end it; submit it again, and give Redis persistence (appendonly yes) to keep runs across restarts`,
+  );
+}

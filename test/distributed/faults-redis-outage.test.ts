@@ -103,16 +103,25 @@ function reported(result: RunResult, ends: ReadonlyMap<string, number>) {
   return { executions, retries, salvages, exhausted, endedTwice: [...ends].filter(([, n]) => n > 1).length };
 }
 
+/** Polls `condition` every 20 ms until it holds; fails naming `what` after 30 s. */
+async function waitFor(what: string, condition: () => boolean): Promise<void> {
+  const end = performance.now() + 30_000;
+  while (!condition()) {
+    if (performance.now() > end) throw new Error(`waited 30 s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /**
  * Runs the document on two fresh workers (with a BullMQ lock of `lockMs`, default BullMQ's); `during` is
- * called with the count of input items ended at each input item's end event.
+ * called with the count of input items ended at each input item's end event, and the workers.
  */
 async function run(
   url: string,
   dir: string,
   name: string,
   lockMs: number | undefined,
-  during?: (ended: number) => Promise<void> | void,
+  during?: (ended: number, workers: readonly Worker[]) => Promise<void> | void,
 ): Promise<{ result: RunResult; executions: string[]; ends: Map<string, number>; logs: string[] }> {
   const log = join(dir, `${name}.log`);
   const workers = [startWorker(url, log, lockMs), startWorker(url, log, lockMs)];
@@ -135,7 +144,7 @@ async function run(
         onEvent: (event: RunEvent) => {
           if (event.type !== 'item.end' || event.item.includes('.')) return;
           ends.set(event.item, (ends.get(event.item) ?? 0) + 1);
-          const outcome = during?.(ends.size);
+          const outcome = during?.(ends.size, workers);
           if (outcome !== undefined) pending = outcome;
         },
       },
@@ -149,18 +158,29 @@ async function run(
   }
 }
 
-/** A run without and a run with an outage of 1.5 s after 60 of the 300 input items ended, on a private Redis. */
+/**
+ * A run without and a run with an outage after 60 of the 300 input items ended, on a private Redis. Redis
+ * comes back once every worker has said it lost Redis, and, with a lock of `lockMs`, once the outage has
+ * lasted twice that long, so that every lock taken before it has expired.
+ */
 async function calmAndStormy(lockMs: number | undefined) {
   const redis = await startPrivateRedis();
   const dir = await mkdtemp(join(tmpdir(), 'switchyard-outage-'));
   try {
     const calm = await run(redis.url, dir, 'calm', lockMs);
     let outages = 0;
-    const stormy = await run(redis.url, dir, 'stormy', lockMs, async (ended) => {
+    const stormy = await run(redis.url, dir, 'stormy', lockMs, async (ended, workers) => {
       if (ended !== 60) return;
       outages++;
+      const down = performance.now();
       await redis.kill();
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await waitFor('every worker to say it lost Redis', () =>
+        workers.every((w) => w.err().includes('lost Redis')),
+      );
+      if (lockMs !== undefined) {
+        const left = down + 2 * lockMs - performance.now();
+        if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+      }
       await redis.start();
     });
     expect(outages).toBe(1);

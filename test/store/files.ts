@@ -1,4 +1,5 @@
 /** Files for the SQLite store tests: a temporary folder, hashes of files, and stores filled with runs. */
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -41,4 +42,14 @@ export async function refusal(promise: Promise<unknown>): Promise<{ code: string
     throw error;
   }
   throw new Error('expected the store to refuse');
+}
+
+/** Mounts a tmpfs of `size` (`4m`, `512k`) at `dir`; false when this process may not mount. */
+export function mountTmpfs(dir: string, size: string): boolean {
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }

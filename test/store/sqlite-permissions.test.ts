@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
-import { filledStore, hashFile, refusal, tempFolder } from './files.ts';
+import { filledStore, hashFile, mountTmpfs, refusal, tempFolder } from './files.ts';
 
 const root = process.getuid?.() === 0;
 const repo = join(import.meta.dirname, '..', '..');
@@ -68,21 +68,11 @@ describe.runIf(root)('a store file this user may not write', () => {
   });
 });
 
-/** Mounts a small tmpfs at `dir`; false when this process may not mount. */
-function mountTmpfs(dir: string): boolean {
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', dir], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 describe.runIf(root)('a store file on a read-only file system', () => {
   it('is refused, and the file stays as it was', async (context) => {
     const mountPoint = join(folder.dir, 'mnt');
     mkdirSync(mountPoint);
-    if (!mountTmpfs(mountPoint)) {
+    if (!mountTmpfs(mountPoint, '4m')) {
       context.skip();
       return;
     }
