@@ -80,7 +80,7 @@ export function startFanning(
   return {
     visit,
     started,
-    key: gatherKey(wiring.keys.base, dagId, state.id, at.key, visit),
+    key: gatherKey(wiring.keys.base, dagId, state, at.key, visit),
     parent,
     fail: (error) => transit(run, prep, state, at, carry, { error }, started),
   };

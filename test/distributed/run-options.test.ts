@@ -83,13 +83,13 @@ afterAll(async () => {
  * submitted; a run that was admitted instead and is followed with no worker never ends, so the answer is
  * bounded (a bound on a hang, not a timing threshold: a refusal answers at once).
  */
-async function outcome(start: () => Promise<unknown>): Promise<unknown> {
+async function outcome(start: () => PromiseLike<unknown>): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined;
   const bound = new Promise<string>((resolve) => {
     timer = setTimeout(() => resolve('admitted, and still running after 10 s'), 10_000);
   });
   try {
-    return await Promise.race([start().then(() => 'admitted'), bound]);
+    return await Promise.race([Promise.resolve(start()).then(() => 'admitted'), bound]);
   } catch (error) {
     const { code, message } = error as { code?: unknown; message?: unknown };
     return { code, message };
@@ -105,7 +105,7 @@ describe('both dispatchers admit and refuse the same run options', () => {
       const options = bad.options as RunOptions;
       const here = await outcome(() => local.run(dag, input, options));
       expect(here).toMatchObject({ code: 'E_INPUT' });
-      const same = bad.named ? { code: 'E_INPUT' } : here;
+      const same = (bad.named ? { code: 'E_INPUT' } : here) as object;
       expect(await outcome(() => distributed.run(dag, input, options))).toMatchObject(same);
       expect(await outcome(() => distributed.submit(dag, input, options))).toMatchObject(same);
     });
@@ -137,14 +137,16 @@ describe('both dispatchers admit and refuse the same run options', () => {
   it('good options are admitted by both, and give the same run', { timeout: 30_000 }, async () => {
     const worker = await startWorker({ connection: TEST_REDIS, nodes, prefix, concurrency: 2 });
     try {
-      const options = (runId: string): RunOptions => ({
-        deadlineMs: 60_000,
-        entrypoint: 'other',
-        items: [{ a: 1 }, { b: [2] }],
-        runId,
-        onEvent: () => undefined,
-        store: undefined,
-      });
+      // `store: undefined` as plain JavaScript passes it: an option left undefined is as good as absent.
+      const options = (runId: string) =>
+        ({
+          deadlineMs: 60_000,
+          entrypoint: 'other',
+          items: [{ a: 1 }, { b: [2] }],
+          runId,
+          onEvent: () => undefined,
+          store: undefined,
+        }) as unknown as RunOptions;
       const here = await local.run(dag, {}, options('good-local'));
       const there = await distributed.run(dag, {}, options('good-distributed'));
       const shape = (r: typeof here) => r.items.map((i) => [i.id, i.terminal, i.data, i.state.trail]);
