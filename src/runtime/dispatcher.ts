@@ -45,7 +45,10 @@ export interface DispatcherOptions<S = unknown> {
   readonly store?: RunStore;
 }
 
-/** Options of one run. */
+/**
+ * Options of one run, checked before the run starts (`run-options.ts`, as a distributed run's are): a value
+ * of the wrong kind, or an option not listed here, refuses the run with `E_INPUT`.
+ */
 export interface RunOptions {
   /** Aborting it stops every wait at once; the result lists where each item stopped. */
   readonly signal?: AbortSignal;
@@ -65,7 +68,7 @@ export interface RunOptions {
   readonly resume?: readonly ItemState[];
   /** The entrypoint key to start at; default the document's first entrypoint. */
   readonly entrypoint?: string;
-  /** Default a random UUID. */
+  /** Default a random UUID; 1 to 200 printable characters without `{` or `}` (else `E_INPUT`). */
   readonly runId?: string;
   /**
    * Called with every event, synchronously, in order; the run does not wait for a promise it returns. An
