@@ -14,6 +14,7 @@ import { createItemState } from '../runtime/item-state.ts';
 import { type NodeDefinition, type NodeRegistry, registryOf } from '../runtime/node.ts';
 import { isCompiled } from '../runtime/prepare.ts';
 import { Run } from '../runtime/run.ts';
+import { checkRunOptions, givenOptions, listenerOf, pickEntrypoint } from '../runtime/run-options.ts';
 import { openRedisStore, RedisRunStore } from '../store/redis.ts';
 import { connectRedis } from '../store/redis-connect.ts';
 import { runLost } from '../store/store-errors.ts';
@@ -155,18 +156,10 @@ export async function createDistributedDispatcher(
         `run '${runId}' was not submitted: the dispatcher was closed first`,
       );
     }
+    checkRunOptions('distributed', runOptions, input);
     const prep = admissions.root(isCompiled(dag) ? dag.dag : dag);
     const compiled = prep.compiled;
-    const entry =
-      runOptions.entrypoint === undefined
-        ? compiled.entrypoints[0]
-        : compiled.entrypoints.find((e) => e.key === runOptions.entrypoint);
-    if (entry === undefined) {
-      throw new SwitchyardError(
-        'E_INPUT',
-        `'${runOptions.entrypoint ?? ''}' is not an entrypoint of '${compiled.dag.id}'`,
-      );
-    }
+    const entry = pickEntrypoint(compiled, runOptions.entrypoint);
     const states = (runOptions.items ?? [input]).map((data, i) =>
       createItemState(String(i + 1), copyJson(data)),
     );
@@ -248,9 +241,11 @@ export async function createDistributedDispatcher(
     policy,
     store,
     run(dag, input = {}, runOptions = {}) {
-      const runId = runOptions.runId ?? randomUUID();
+      const given = givenOptions(runOptions);
+      const runId = typeof given.runId === 'string' ? given.runId : randomUUID();
       const stream = new EventStream(runId, () => clock.now());
-      if (runOptions.onEvent) stream.listen(runOptions.onEvent);
+      const onEvent = listenerOf(runOptions);
+      if (onEvent) stream.listen(onEvent);
       const result = submit(runId, dag, input, runOptions).then(() =>
         followRun(
           { redis, store, keys: runKeys(prefix, runId), runId, clock, signal: closing.signal },
@@ -264,7 +259,8 @@ export async function createDistributedDispatcher(
       return new Run(runId, result, stream);
     },
     async submit(dag, input = {}, runOptions = {}) {
-      const runId = runOptions.runId ?? randomUUID();
+      const given = givenOptions(runOptions);
+      const runId = typeof given.runId === 'string' ? given.runId : randomUUID();
       await submit(runId, dag, input, runOptions);
       return runId;
     },

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { ChildResult } from '../runtime/gather.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { ChildOf } from './job-data.ts';
+import { entryTag } from './keys.ts';
 import { evalScript } from './scripts.ts';
 
 /**
@@ -45,9 +46,15 @@ const COMPLETE_CHILD = `${COUNT_OFF}
 return countOff(KEYS[1], ARGV[1], ARGV[2])
 `;
 
-/** The key of the gather record of `parent`'s visit `visit` to scatter `placement`. */
-export function gatherKey(runBase: string, dag: string, parent: string, placement: string, visit: number) {
-  return `${runBase}:gather:${dag}#${placement}:${parent}:${visit}`;
+/**
+ * The key of the gather record of one entry into the scatter or embed `placement` (of document `dag`): by
+ * `parent`'s id, its visit of the placement, and the entries of every embed and scatter the parent is
+ * inside (see {@link entryTag}). Each entry at any depth has a record of its own: a parent made again by a
+ * later entry of an outer embed or scatter starts its visits again at 1, and must not find the record of
+ * the earlier entry (whose children are counted, and whose gathered job has run).
+ */
+export function gatherKey(runBase: string, dag: string, parent: ItemState, placement: string, visit: number) {
+  return `${runBase}:gather:${dag}#${placement}:${parent.id}:${visit}${entryTag(parent.frames)}`;
 }
 
 /** The BullMQ job id of the gathered job of a record: fixed, so adding it twice adds it once. */

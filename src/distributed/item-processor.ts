@@ -26,7 +26,7 @@ import type { HandedBack, ProcessorFaults } from './hand-back.ts';
 import { type ChildOf, readJob } from './job-data.ts';
 import { JobScope, type KnownRun, revive } from './job-scope.ts';
 import { journalInStore } from './journal-sink.ts';
-import { runKeys } from './keys.ts';
+import { entryTag, runKeys } from './keys.ts';
 import { later, leaveForAnother } from './later-jobs.ts';
 import type { ChildCount } from './ledger.ts';
 import { claimInput, runPhaseJob } from './phase-processor.ts';
@@ -295,7 +295,7 @@ export class ItemProcessor {
     const prep = frame.dag === known.prep.compiled.dag.id ? known.prep : known.env.prepareIri(frame.dag);
     const at = prep?.compiled.byKey.get(frame.placement);
     if (prep === undefined || at === undefined) return undefined;
-    const holder = `${state.id}@${frame.visit}`;
+    const holder = `${state.id}${entryTag(state.frames)}`;
     return childSlotOf(known.spec.policy, prep, at, known.keys, holder, of.body);
   }
 

@@ -1,3 +1,6 @@
+import { createHash } from 'node:crypto';
+import type { PositionFrame } from '../store/types.ts';
+
 /**
  * The Redis keys of a distributed run beside BullMQ's own (which live under `<prefix>:<queue>:`). The run
  * id is a Cluster hash tag, so a run's keys live on one shard.
@@ -45,4 +48,19 @@ export function runKeys(prefix: string, runId: string): RunKeys {
 /** The run store prefix a distributed dispatcher records its runs under when it is given no store. */
 export function defaultStorePrefix(prefix: string): string {
   return `${prefix}:store:`;
+}
+
+/**
+ * What tells apart the entries of items that share an id: the embeds and scatters an item is inside, each
+ * with the visit of its parent's entry (and the child's index), as a short digest; '' for an input item.
+ * An embed's item and a scatter's children keep their ids from one entry of their parent to the next (a
+ * retry that enters the embed again makes item `1/draft` again), so every key of work inside an entry (a
+ * gather record, a slot's holder) carries this as well as the id.
+ * @example
+ * entryTag([{ kind: 'embed', dag: 'urn:a', placement: 'draft', visit: 2 }]); // ':3b1f…' (16 hex digits)
+ */
+export function entryTag(frames: readonly PositionFrame[] | undefined): string {
+  if (frames === undefined || frames.length === 0) return '';
+  const path = frames.map((f) => [f.kind, f.dag, f.placement, f.visit, f.kind === 'scatter' ? f.index : 0]);
+  return `:${createHash('sha256').update(JSON.stringify(path)).digest('hex').slice(0, 16)}`;
 }

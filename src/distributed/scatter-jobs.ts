@@ -80,7 +80,7 @@ export function startFanning(
   return {
     visit,
     started,
-    key: gatherKey(wiring.keys.base, dagId, state.id, at.key, visit),
+    key: gatherKey(wiring.keys.base, dagId, state, at.key, visit),
     parent,
     fail: (error) => transit(run, prep, state, at, carry, { error }, started),
   };
@@ -122,7 +122,7 @@ export function fanOut(
   const idOfJobs = gatheredJobId(key);
   const childJob = (element: unknown, index: number) => {
     const frame = { kind: 'scatter', dag: dagId, placement: at.key, visit, index } as const;
-    const segment = scatterSegment(at.key, index);
+    const segment = scatterSegment(at.key, index, element);
     const data = { item: copyJson(element), index };
     const childState = createChildState(state, `${state.id}.${index}`, segment, data, frame);
     const job: ItemJob =

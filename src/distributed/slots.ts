@@ -16,7 +16,7 @@ import type { RuntimePolicy } from '../policy/types.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import { ownValue } from '../runtime/record.ts';
-import type { RunKeys } from './keys.ts';
+import { entryTag, type RunKeys } from './keys.ts';
 import { evalScript } from './scripts.ts';
 
 /**
@@ -64,8 +64,9 @@ export function slotOf(
   state: ItemState,
 ): Slot | undefined {
   if (at.placement.kind !== 'task' || prep.nodes[at.index]?.batch !== undefined) return undefined;
-  // The item's path and the visit it is about to make: one holder per execution, the same for a job run again.
-  const holder = `${state.id}@${(ownValue(state.visits, at.key) ?? 0) + 1}`;
+  // The item, the entries it is inside and the visit it is about to make: one holder per execution, the same
+  // for a job run again.
+  const holder = `${state.id}@${(ownValue(state.visits, at.key) ?? 0) + 1}${entryTag(state.frames)}`;
   return limitedSlot(policy, prep, at, keys, holder, prep.timings[at.index]?.deadlineMs);
 }
 
@@ -74,7 +75,7 @@ export function slotOf(
  * scatter: as in one process, the limit bounds the children in flight of every execution of the scatter in
  * the run. A node body's child holds it while the node runs (the scatter's deadline bounds its lease); a
  * sub-DAG's child from its first job until it ends, each of its jobs taking it again, which renews the
- * lease. `holder` names the child and the scatter's visit.
+ * lease. `holder` names the child and its entry (see `entryTag`).
  */
 export function childSlotOf(
   policy: RuntimePolicy,

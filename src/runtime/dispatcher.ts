@@ -21,6 +21,7 @@ import { isCompiled } from './prepare.ts';
 import { Recorder } from './recorder.ts';
 import { readRecordedRun, recordedItems } from './resume-run.ts';
 import { Run, type RunResult } from './run.ts';
+import { checkRunOptions, givenOptions, listenerOf, pickEntrypoint } from './run-options.ts';
 import type { RunEnvironment } from './runner.ts';
 
 /** Options of {@link createDispatcher}; everything but `nodes` has a default. */
@@ -44,7 +45,10 @@ export interface DispatcherOptions<S = unknown> {
   readonly store?: RunStore;
 }
 
-/** Options of one run. */
+/**
+ * Options of one run, checked before the run starts (`run-options.ts`, as a distributed run's are): a value
+ * of the wrong kind, or an option not listed here, refuses the run with `E_INPUT`.
+ */
 export interface RunOptions {
   /** Aborting it stops every wait at once; the result lists where each item stopped. */
   readonly signal?: AbortSignal;
@@ -64,7 +68,7 @@ export interface RunOptions {
   readonly resume?: readonly ItemState[];
   /** The entrypoint key to start at; default the document's first entrypoint. */
   readonly entrypoint?: string;
-  /** Default a random UUID. */
+  /** Default a random UUID; 1 to 200 printable characters without `{` or `}` (else `E_INPUT`). */
   readonly runId?: string;
   /**
    * Called with every event, synchronously, in order; the run does not wait for a promise it returns. An
@@ -172,10 +176,11 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
   return {
     policy,
     run(dag, input = {}, runOptions = {}) {
-      const runId = runOptions.runId ?? randomUUID();
-      const store = runOptions.store === false ? undefined : (runOptions.store ?? options.store);
-      return started(runId, runOptions.onEvent, (stream) => {
-        checkDeadline(runOptions.deadlineMs);
+      const given = givenOptions(runOptions);
+      const runId = typeof given.runId === 'string' ? given.runId : randomUUID();
+      return started(runId, listenerOf(runOptions), (stream) => {
+        checkRunOptions('run', runOptions, input);
+        const store = runOptions.store === false ? undefined : (runOptions.store ?? options.store);
         const prep = env.prepareDag(isCompiled(dag) ? dag.dag : dag);
         const compiled = prep.compiled;
         const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
@@ -206,9 +211,9 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       });
     },
     resume(runId, resumeOptions = {}) {
-      const store = resumeOptions.store ?? options.store;
-      return started(runId, resumeOptions.onEvent, async (stream) => {
-        checkDeadline(resumeOptions.deadlineMs);
+      const store = givenOptions(resumeOptions).store ?? options.store;
+      return started(runId, listenerOf(resumeOptions), async (stream) => {
+        checkRunOptions('resume', resumeOptions);
         if (store === undefined) {
           throw new SwitchyardError(
             'E_INPUT',
@@ -275,44 +280,4 @@ function withListenerErrors(result: RunResult, stream: EventStream): RunResult {
   const errors = stream.listenerErrors;
   if (errors === undefined || errors.count === result.listenerErrors?.count) return result;
   return { ...result, listenerErrors: { ...errors } };
-}
-
-/** Refuses a run deadline that is not a finite number of milliseconds above 0. */
-function checkDeadline(deadlineMs: unknown): void {
-  if (deadlineMs === undefined) return;
-  if (typeof deadlineMs === 'number' && Number.isFinite(deadlineMs) && deadlineMs > 0) return;
-  const shown =
-    typeof deadlineMs === 'number'
-      ? String(deadlineMs)
-      : typeof deadlineMs === 'string'
-        ? JSON.stringify(deadlineMs.slice(0, 40))
-        : deadlineMs === null
-          ? 'null'
-          : `a ${typeof deadlineMs}`;
-  throw new SwitchyardError(
-    'E_INPUT',
-    `the run option deadlineMs is ${shown}; give a finite number of milliseconds above 0, or leave it out for no deadline`,
-  );
-}
-
-function pickEntrypoint(compiled: CompiledDag, key: string | undefined) {
-  if (key === undefined) {
-    const first = compiled.entrypoints[0];
-    if (first === undefined) {
-      throw new SwitchyardError(
-        'E_DANGLING_ENTRYPOINT',
-        `DAG '${compiled.dag.id}' has no entrypoint; declare one`,
-      );
-    }
-    return first;
-  }
-  const entry = compiled.entrypoints.find((e) => e.key === key);
-  if (entry === undefined) {
-    const known = compiled.entrypoints.map((e) => e.key).join(', ');
-    throw new SwitchyardError(
-      'E_INPUT',
-      `'${key}' is not an entrypoint of '${compiled.dag.id}'; use one of: ${known}`,
-    );
-  }
-  return entry;
 }

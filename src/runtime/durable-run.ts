@@ -14,8 +14,14 @@ import { bindJournal } from './journal.ts';
 import { Recorder } from './recorder.ts';
 import type { ResumeBook } from './resume-book.ts';
 
-/** The version of the records a durable run writes; a run recorded with a newer one is not resumed. */
-export const RUN_FORMAT_VERSION = 1;
+/**
+ * The version of the records a durable run writes; a run recorded with a newer one is not resumed. Format 2
+ * names a scatter child's journal keys by its position and its element (`fan[2:9c1e07aa31f0]/charge`, see
+ * `journal-key.ts`), where format 1 named the position only (`fan[2]/charge`): a program reading format 1
+ * only would not find a format-2 run's step values and would run those steps again. A format-1 run resumes
+ * here with its step values replayed (a step recorded under a position-only key is still found).
+ */
+export const RUN_FORMAT_VERSION = 2;
 
 /** How long a lease lasts without a heartbeat; another process may take the run over after that. */
 export const LEASE_TTL_MS = 15_000;

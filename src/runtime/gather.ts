@@ -23,17 +23,28 @@ export interface GatherOutcome {
   readonly value: unknown;
 }
 
-/** The largest group of JSON-equal values among completed children (ties: the group seen first in input order). */
+/**
+ * The largest group of JSON-equal values among completed children; a tie goes to the group whose first
+ * member comes first in input order (the lowest index), whatever order the children are given in.
+ */
 function largestAgreement(children: readonly ChildResult[]): { value: unknown; size: number } {
-  const groups = new Map<string, { value: unknown; size: number }>();
-  let best: { value: unknown; size: number } = { value: null, size: 0 };
+  const groups = new Map<string, { value: unknown; size: number; first: number }>();
   for (const child of children) {
     if (child.status !== 'completed') continue;
     const key = canonicalJson(child.value);
-    const group = groups.get(key) ?? { value: child.value, size: 0 };
-    group.size++;
-    groups.set(key, group);
-    if (group.size > best.size) best = group;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { value: child.value, size: 1, first: child.index });
+    else {
+      group.size++;
+      if (child.index < group.first) {
+        group.first = child.index;
+        group.value = child.value;
+      }
+    }
+  }
+  let best: { value: unknown; size: number; first: number } = { value: null, size: 0, first: 0 };
+  for (const group of groups.values()) {
+    if (group.size > best.size || (group.size === best.size && group.first < best.first)) best = group;
   }
   return best;
 }
@@ -74,7 +85,8 @@ export function decided(
  * Reducers: `collect` → the values of the completed children, in input order; `partition` →
  * `{ completed: values in input order, failed: [{ index, terminal?, error? }] }`; `first` → the value of the
  * child that completed first (by completion order), null when none did; `quorum` → the value most completed
- * children agree on (JSON-equal; ties go to the value seen first in input order), null when none completed.
+ * children agree on (JSON-equal; a tie goes to the value whose first child comes first in input order, the
+ * lowest index, however the children settled), null when none completed.
  *
  * Requirements: `all` → every child completed (true for no children); `any` → at least one completed;
  * `quorum` → at least `quorum` completed children agree on one value (default: a majority of all children).

@@ -1,5 +1,5 @@
 import type { ItemState } from './item-state.ts';
-import { journalKey } from './journal-key.ts';
+import { journalKey, positionOnlyKey } from './journal-key.ts';
 import { encodeStepValue, type JournalEntry, replayEntry, unrecordableError } from './journal-value.ts';
 import { ownValue } from './record.ts';
 
@@ -40,7 +40,9 @@ function runningOf(journal: object): Map<string, Promise<unknown>> {
  * returned without calling `fn` again. The rules:
  * - The key is the item's path through embeds and scatters plus `key` (see `journal-key.ts`): an item inside
  *   an embedded document or a scatter child records in the journal of the input item it descends from, so a
- *   parent's retry that re-enters the embed or scatter, or a resumed run, replays the step.
+ *   parent's retry that re-enters the embed, or the scatter over the same element at the same position, or
+ *   a resumed run, replays the step. A step recorded under a scatter child's key without its element (by an
+ *   earlier version) is replayed too.
  * - A call while the same key is still running waits for that call and returns its value (or its error).
  * - Values are recorded as plain JSON, or encoded (devalue) when JSON cannot hold them, so a replayed Date
  *   is a Date and a BigInt a BigInt; every call, the first included, returns a fresh decoded copy.
@@ -62,6 +64,9 @@ export async function journalStep<T>(
   const id = journalKey(state.scope, key);
   const recorded = ownValue(journal, id);
   if (recorded !== undefined) return replayEntry(recorded, id) as T;
+  const old = positionOnlyKey(id);
+  const before = old === undefined ? undefined : ownValue(journal, old);
+  if (before !== undefined) return replayEntry(before, old as string) as T;
   const steps = runningOf(journal);
   const pending = steps.get(id);
   if (pending !== undefined) {

@@ -139,7 +139,7 @@ class ScatterJob {
     const item = copyJson(this.list[index]);
     const dagId = this.prep.compiled.dag.id;
     const frame = { kind: 'scatter', dag: dagId, placement: this.at.key, visit: this.visit, index } as const;
-    const segment = scatterSegment(this.at.key, index);
+    const segment = scatterSegment(this.at.key, index, this.list[index]);
     const fresh = createChildState(
       this.parent,
       `${this.parent.id}.${index}`,
@@ -180,7 +180,7 @@ class ScatterJob {
         visit: this.visit,
         index,
       } as const;
-      const segment = scatterSegment(this.at.key, index);
+      const segment = scatterSegment(this.at.key, index, this.list[index]);
       const data = { item: null, index };
       this.recordCancelled(
         index,

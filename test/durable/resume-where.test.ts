@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
+import { elementTag } from '../../src/runtime/journal-key.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import type { RunStore } from '../../src/store/types.ts';
 import {
@@ -169,11 +170,13 @@ describe.each(STORES)('a resumed run goes on where each item stood (%s store)', 
     expect(run.done.filter((e) => e.process === 2).map((e) => e.item)).toEqual(['1.0']);
     expect(run.done.map((e) => e.item).sort()).toEqual(['1.0', '1.1', '1.2', '1.3']);
     expect(run.result.items[0]?.data.out).toEqual([10, 20, 30, 40]);
+    // Each child's key names its position and its element (`fan[1:<tag>]`).
+    const tag = (i: number) => elementTag(xs[i]);
     expect(run.log.steps.sort()).toEqual([
-      '1|s/1/fan[1]/charge',
-      '1|s/1/fan[2]/charge',
-      '1|s/1/fan[3]/charge',
-      '2|s/1/fan[0]/charge',
+      `1|s/1/fan[1:${tag(1)}]/charge`,
+      `1|s/1/fan[2:${tag(2)}]/charge`,
+      `1|s/1/fan[3:${tag(3)}]/charge`,
+      `2|s/1/fan[0:${tag(0)}]/charge`,
     ]);
     await store.close();
   });

@@ -5,6 +5,7 @@ import type { Dag } from '../../src/document/model.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import { createItemState, restoreItemState } from '../../src/runtime/item-state.ts';
 import { journalStep } from '../../src/runtime/journal.ts';
+import { elementTag } from '../../src/runtime/journal-key.ts';
 import { defineNode, type NodeContext } from '../../src/runtime/node.ts';
 import { virtualClock } from '../runtime/helpers.ts';
 
@@ -86,7 +87,7 @@ describe('the journal reaches into embeds and scatter children', () => {
     expect(Object.keys(result.items[0]?.state.journal ?? {})).toEqual(['inner/charge']);
   });
 
-  it('a step inside a scatter child is not run again when the parent re-enters the scatter', async () => {
+  it('a step inside a scatter child is not run again when the parent re-enters the scatter over the same list', async () => {
     const n = nodes();
     const result = await createDispatcher({
       nodes: n.list,
@@ -98,10 +99,76 @@ describe('the journal reaches into embeds and scatter children', () => {
     expect([...n.charged].sort()).toEqual(['1.0', '1.1', '1.2']);
     expect(result.items[0]?.data.receipts).toEqual(['r-1', 'r-2', 'r-3']);
     expect(Object.keys(result.items[0]?.state.journal ?? {}).sort()).toEqual([
-      'inner[0]/charge',
-      'inner[1]/charge',
-      'inner[2]/charge',
+      `inner[0:${elementTag('a')}]/charge`,
+      `inner[1:${elementTag('b')}]/charge`,
+      `inner[2:${elementTag('c')}]/charge`,
     ]);
+  });
+
+  it('a parent that re-enters a scatter over another list runs each child for its own element', async () => {
+    // Visit 1 over [a, b, c], visit 2 over [a, x], visit 3 over [y, x]: a child replays only the steps of
+    // the same element at the same position (a at 0 on visit 2, x at 1 on visit 3).
+    const n = nodes();
+    const lists = [
+      ['a', 'x'],
+      ['y', 'x'],
+    ];
+    const check = defineNode({
+      id: 'urn:test:check',
+      outputs: ['ok', 'again'],
+      run: (item, ctx) => {
+        const next = lists[ctx.attempts('outer')];
+        if (next === undefined) return 'ok';
+        item.data.xs = next;
+        return 'again';
+      },
+    });
+    const list = [n.list[0] as (typeof n.list)[number], check];
+    const result = await createDispatcher({
+      nodes: list,
+      library: libraryOf([child]),
+      clock: virtualClock(),
+    }).run(parentDag('scatter'), { xs: ['a', 'b', 'c'] });
+    expect(result.items[0]?.terminal).toBe('done');
+    expect(result.items[0]?.state.visits.inner).toBe(3);
+    // 1.0 charged for a, then y; 1.1 for b, then x (replayed on visit 3); 1.2 for c.
+    expect(n.charged).toEqual(['1.0', '1.1', '1.2', '1.1', '1.0']);
+    expect(result.items[0]?.data.receipts).toEqual(['r-5', 'r-4']);
+  });
+
+  it('a reordered list runs the moved children again: a child is its position and its element', async () => {
+    const n = nodes();
+    const check = defineNode({
+      id: 'urn:test:check',
+      outputs: ['ok', 'again'],
+      run: (item, ctx) => {
+        if (ctx.attempts('outer') > 0) return 'ok';
+        item.data.xs = ['b', 'a'];
+        return 'again';
+      },
+    });
+    const list = [n.list[0] as (typeof n.list)[number], check];
+    const result = await createDispatcher({
+      nodes: list,
+      library: libraryOf([child]),
+      clock: virtualClock(),
+    }).run(parentDag('scatter'), { xs: ['a', 'b'] });
+    expect(n.charged).toEqual(['1.0', '1.1', '1.0', '1.1']);
+    expect(result.items[0]?.data.receipts).toEqual(['r-3', 'r-4']);
+  });
+
+  it('a step recorded under a position-only key (an earlier version) is replayed', async () => {
+    const n = nodes();
+    const dispatcher = createDispatcher({
+      nodes: n.list,
+      library: libraryOf([child]),
+      clock: virtualClock(),
+    });
+    const saved = createItemState('1', { xs: ['a', 'b'] });
+    saved.journal['inner[0]/charge'] = { value: 'r-old' };
+    const result = await dispatcher.run(parentDag('scatter'), {}, { resume: [saved] });
+    expect(n.charged).toEqual(['1.1']);
+    expect(result.items[0]?.data.receipts).toEqual(['r-old', 'r-1']);
   });
 
   it('a run resumed from saved states does not run the steps of embeds and scatter children again', async () => {
@@ -154,8 +221,8 @@ describe('the journal reaches into embeds and scatter children', () => {
     expect(result.items[0]?.terminal).toBe('done');
     expect([...n.charged].sort()).toEqual(['1.0/emb', '1.1/emb']);
     expect(Object.keys(result.items[0]?.state.journal ?? {}).sort()).toEqual([
-      'inner[0]/emb/charge',
-      'inner[1]/emb/charge',
+      `inner[0:${elementTag('a')}]/emb/charge`,
+      `inner[1:${elementTag('b')}]/emb/charge`,
     ]);
   });
 

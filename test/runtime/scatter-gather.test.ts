@@ -234,6 +234,32 @@ describe('reduceChildren', () => {
       value: 'x',
     });
   });
+  it('a quorum tie goes to the value whose first child comes first in input order, in any settling order', () => {
+    // A, B, B, A: two each; A's first child is child 0. The settling order and the order the children are
+    // handed over in change nothing.
+    const values = ['A', 'B', 'B', 'A'];
+    for (const orders of [
+      [0, 1, 2, 3],
+      [3, 2, 1, 0],
+      [1, 2, 0, 3],
+    ]) {
+      const children = values.map((v, i) => child(i, 'completed', v, orders[i] as number));
+      for (const given of [children, [...children].reverse()]) {
+        expect(reduceChildren({ reducer: 'quorum', require: 'quorum', quorum: 2 }, given)).toEqual({
+          output: 'completed',
+          value: 'A',
+        });
+      }
+    }
+    const withFailures = [
+      child(0, 'failed', 'B', 0),
+      child(1, 'completed', 'B', 1),
+      child(2, 'completed', 'A', 2),
+      child(3, 'completed', 'A', 3),
+      child(4, 'completed', 'B', 4),
+    ];
+    expect(reduceChildren({ reducer: 'quorum', require: 'any' }, withFailures).value).toBe('B');
+  });
   it('default quorum is a majority of all children', () => {
     const children = [
       child(0, 'completed', 1, 0),
