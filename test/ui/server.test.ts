@@ -312,6 +312,32 @@ describe('refusals', () => {
     expect(answer.body).not.toContain('secret": true');
   });
 
+  it.each([
+    ['/api/documents/../../secret.jsonld', 400, {}],
+    ['/api/../secret.jsonld', 400, {}],
+    ['/api/%2e%2e/assets/app.js', 400, {}],
+    ['/%61pi/documents/%2e%2e/secret.jsonld', 400, {}],
+    ['/api/runs/..%2f..%2fsecret', 400, {}],
+    ['/api/meta', 403, { host: 'attacker.example' }],
+    ['/api/documents/leak.jsonld', 403, {}],
+    ['/api/no-such-endpoint', 404, {}],
+  ])('answers a refused API request %s with JSON and a code', async (path, status, headers) => {
+    const answer = await get(viewer.url, path, headers);
+    expect(answer.status).toBe(status);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/u);
+    const body = JSON.parse(answer.body) as Json;
+    expect(body.error?.code).toMatch(/^E_(REFUSED|NOT_FOUND)$/u);
+    expect(body.error?.message).toMatch(/^[^\n]+$/u);
+  });
+
+  it('refuses a page path with a page, or with JSON when the request asks for JSON', async () => {
+    const page = await get(viewer.url, '/documents/%2e%2e/secret.jsonld');
+    expect(page.headers['content-type']).toMatch(/^text\/html/u);
+    const asked = await get(viewer.url, '/documents/%2e%2e/secret.jsonld', { accept: 'application/json' });
+    expect(asked.status).toBe(400);
+    expect((JSON.parse(asked.body) as Json).error?.code).toBe('E_REFUSED');
+  });
+
   it('refuses a symlink that leads out of the folder with a 403', async () => {
     for (const path of ['/api/documents/leak.jsonld', '/documents/leak.jsonld']) {
       const answer = await get(viewer.url, path);
@@ -401,21 +427,70 @@ describe('a locked store', () => {
 });
 
 describe('discovery', () => {
-  it('writes ui.json beside the store while it runs, so the command line can print run URLs', async () => {
-    const { viewerUrl } = await import('../../src/ui/discovery.ts');
+  it("writes the store's link beside it while it runs, so the command line can print run URLs", async () => {
+    const { viewerFile, viewerUrl } = await import('../../src/ui/discovery.ts');
     const id = runIds[0] as string;
     expect(viewerUrl(storePath, id)).toBe(`${viewer.url}/runs/${id}`);
     expect(viewerUrl(join(temp.path, 'other.db'), id)).toBeUndefined();
-    expect(relative(temp.path, join(storePath, '..', 'ui.json'))).toBe(join('store', 'ui.json'));
+    expect(relative(temp.path, viewerFile(storePath))).toBe(join('store', 'runs.db.ui.json'));
     const stale = tempFolder();
     try {
+      const store = join(stale.path, 'runs.db');
       writeFileSync(
-        join(stale.path, 'ui.json'),
-        JSON.stringify({ url: 'http://127.0.0.1:1', pid: 2 ** 22 + 1, store: join(stale.path, 'runs.db') }),
+        viewerFile(store),
+        JSON.stringify({ url: 'http://127.0.0.1:1', pid: 2 ** 22 + 1, store }),
       );
-      expect(viewerUrl(join(stale.path, 'runs.db'), id)).toBeUndefined();
+      expect(viewerUrl(store, id)).toBeUndefined();
+      // The next viewer of that store replaces the stale link.
+      const next = await startViewer({ dags: served, store, port: 0 });
+      try {
+        expect(viewerUrl(store, id)).toBe(`${next.url}/runs/${id}`);
+      } finally {
+        await next.close();
+      }
+      expect(existsSync(viewerFile(store))).toBe(false);
     } finally {
       stale.remove();
+    }
+  });
+
+  it('keeps one link per store: two stores of one folder each link to their own viewer', async () => {
+    const { viewerUrl } = await import('../../src/ui/discovery.ts');
+    const folder = tempFolder();
+    const [a, b] = [join(folder.path, 'a.db'), join(folder.path, 'b.db')];
+    const first = await startViewer({ dags: served, store: a, port: 0 });
+    const second = await startViewer({ dags: served, store: b, port: 0 });
+    try {
+      expect(viewerUrl(a, 'x')).toBe(`${first.url}/runs/x`);
+      expect(viewerUrl(b, 'x')).toBe(`${second.url}/runs/x`);
+      await second.close();
+      expect(viewerUrl(a, 'x')).toBe(`${first.url}/runs/x`);
+      expect(viewerUrl(b, 'x')).toBeUndefined();
+    } finally {
+      await first.close();
+      await second.close();
+      folder.remove();
+    }
+  });
+
+  it('leaves the link to the viewer that served the store first; only that viewer removes it', async () => {
+    const { viewerFile, viewerUrl } = await import('../../src/ui/discovery.ts');
+    const folder = tempFolder();
+    const store = join(folder.path, 'runs.db');
+    const first = await startViewer({ dags: served, store, port: 0 });
+    const second = await startViewer({ dags: served, store, port: 0 });
+    try {
+      expect(first.linkedTo).toBe(first.url);
+      expect(second.linkedTo).toBe(first.url);
+      expect(viewerUrl(store, 'x')).toBe(`${first.url}/runs/x`);
+      await second.close();
+      expect(viewerUrl(store, 'x')).toBe(`${first.url}/runs/x`);
+      await first.close();
+      expect(existsSync(viewerFile(store))).toBe(false);
+    } finally {
+      await first.close();
+      await second.close();
+      folder.remove();
     }
   });
 });
