@@ -30,20 +30,30 @@ function problem(c: ViewerContext, status: 400 | 404 | 503, code: string, messag
   return c.json({ error: { code, message } }, status);
 }
 
-/** Runs `use` on the store, or answers 503 with why the store cannot be read. */
+/**
+ * Runs `use` on the store as it is on disk now, or answers 503 with why the store cannot be read. A
+ * streamed answer holds the store again for as long as it streams.
+ */
 async function withStore(
   c: ViewerContext,
   access: StoreAccess,
   use: (store: RunStore) => Promise<Response>,
 ): Promise<Response> {
-  const state = await access.state();
+  const state = await access.hold();
   if (!state.ok) return problem(c, 503, state.code, state.message);
   try {
     return await use(state.store);
   } catch (error) {
     if (!isSwitchyardError(error)) throw error;
     return problem(c, error.code === 'E_USAGE' ? 400 : 503, error.code, error.message);
+  } finally {
+    state.release();
   }
+}
+
+/** Why a live stream stops following a run: it ended, or the store no longer holds it. */
+function gone(access: StoreAccess): string {
+  return `the run is no longer in ${access.shown}: it was pruned, or the file was removed or replaced`;
 }
 
 function statusesOf(text: string | undefined): RunStatus[] | string {
@@ -116,15 +126,23 @@ export function addRunRoutes(app: ViewerHono, access: StoreAccess, options: RunA
       // The lines `switchyard runs events` prints, page by page from the store; plain text, so a browser shows it.
       c.header('Content-Type', 'text/plain; charset=utf-8');
       return stream(c, async (out) => {
-        for await (const event of store.streamEvents(id)) await out.write(`${JSON.stringify(event.body)}\n`);
+        const held = await access.hold();
+        if (!held.ok) return;
+        try {
+          for await (const event of held.store.streamEvents(id)) {
+            await out.write(`${JSON.stringify(event.body)}\n`);
+          }
+        } finally {
+          held.release();
+        }
       });
     }),
   );
 
   app.get('/api/runs/:id/live', (c) =>
-    withStore(c, access, async (store) => {
+    withStore(c, access, async (first) => {
       const id = c.req.param('id');
-      if ((await store.getRun(id)) === undefined) {
+      if ((await first.getRun(id)) === undefined) {
         return problem(c, 404, 'E_RESUME_UNKNOWN_RUN', `no run '${id}' in ${access.shown}`);
       }
       const given = Number(c.req.query('after'));
@@ -136,10 +154,30 @@ export function addRunRoutes(app: ViewerHono, access: StoreAccess, options: RunA
             closed = true;
           });
           let after = Number.isSafeInteger(given) ? given : undefined;
+          let file: string | undefined;
           // SQLite's WAL lets this read-only reader see each commit of the process that runs the run.
           while (!closed) {
-            const events = await store.readEvents(id, after === undefined ? {} : { after });
-            const run = await store.getRun(id);
+            const held = await access.hold();
+            // The store file was removed or replaced: the run this stream follows is not in it any more.
+            if (!held.ok || (file !== undefined && held.file !== file)) {
+              if (held.ok) held.release();
+              await stream.writeSSE({
+                event: 'end',
+                data: JSON.stringify({ status: 'unknown', message: gone(access) }),
+              });
+              break;
+            }
+            const first = file === undefined;
+            file = held.file;
+            const store = held.store;
+            let events: Awaited<ReturnType<RunStore['readEvents']>>;
+            let run: Awaited<ReturnType<RunStore['getRun']>>;
+            try {
+              events = await store.readEvents(id, after === undefined ? {} : { after });
+              run = await store.getRun(id);
+            } finally {
+              held.release();
+            }
             if (events.length > 0) {
               after = events.at(-1)?.seq;
               await stream.writeSSE({
@@ -147,10 +185,14 @@ export function addRunRoutes(app: ViewerHono, access: StoreAccess, options: RunA
                 data: JSON.stringify({ status: run?.status, events: events.map((e) => e.body) }),
               });
             }
+            // Said once the stream follows the store: a client may count on what it reads from then on.
+            if (first) await stream.writeSSE({ event: 'ready', data: '{}' });
             if (run === undefined || run.status !== 'running') {
               await stream.writeSSE({
                 event: 'end',
-                data: JSON.stringify({ status: run?.status ?? 'unknown' }),
+                data: JSON.stringify(
+                  run === undefined ? { status: 'unknown', message: gone(access) } : { status: run.status },
+                ),
               });
               break;
             }

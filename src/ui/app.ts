@@ -68,7 +68,8 @@ export function viewerApp(parts: ViewerParts): ViewerHono {
   });
 
   app.get('/api/meta', async (c) => {
-    const state = await parts.store.state();
+    const state = await parts.store.hold();
+    if (state.ok) state.release();
     return c.json({
       version: VERSION,
       folder: parts.folderShown,
