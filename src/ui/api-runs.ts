@@ -7,6 +7,7 @@ import { runRow } from '../cli/runs/views.ts';
 import { isSwitchyardError } from '../errors.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
 import type { ViewerContext, ViewerHono } from './env.ts';
+import { followRun } from './live-run.ts';
 import { runDetail } from './run-detail.ts';
 import { endQuietly } from './sse.ts';
 import type { StoreAccess } from './store-access.ts';
@@ -49,11 +50,6 @@ async function withStore(
   } finally {
     state.release();
   }
-}
-
-/** Why a live stream stops following a run: it ended, or the store no longer holds it. */
-function gone(access: StoreAccess): string {
-  return `the run is no longer in ${access.shown}: it was pruned, or the file was removed or replaced`;
 }
 
 function statusesOf(text: string | undefined): RunStatus[] | string {
@@ -140,65 +136,16 @@ export function addRunRoutes(app: ViewerHono, access: StoreAccess, options: RunA
   );
 
   app.get('/api/runs/:id/live', (c) =>
-    withStore(c, access, async (first) => {
+    withStore(c, access, async (store) => {
       const id = c.req.param('id');
-      if ((await first.getRun(id)) === undefined) {
+      if ((await store.getRun(id)) === undefined) {
         return problem(c, 404, 'E_RESUME_UNKNOWN_RUN', `no run '${id}' in ${access.shown}`);
       }
       const given = Number(c.req.query('after'));
+      const after = Number.isSafeInteger(given) ? given : undefined;
       return streamSSE(
         c,
-        async (stream) => {
-          let closed = false;
-          stream.onAbort(() => {
-            closed = true;
-          });
-          let after = Number.isSafeInteger(given) ? given : undefined;
-          let file: string | undefined;
-          // SQLite's WAL lets this read-only reader see each commit of the process that runs the run.
-          while (!closed) {
-            const held = await access.hold();
-            // The store file was removed or replaced: the run this stream follows is not in it any more.
-            if (!held.ok || (file !== undefined && held.file !== file)) {
-              if (held.ok) held.release();
-              await stream.writeSSE({
-                event: 'end',
-                data: JSON.stringify({ status: 'unknown', message: gone(access) }),
-              });
-              break;
-            }
-            const first = file === undefined;
-            file = held.file;
-            const store = held.store;
-            let events: Awaited<ReturnType<RunStore['readEvents']>>;
-            let run: Awaited<ReturnType<RunStore['getRun']>>;
-            try {
-              events = await store.readEvents(id, after === undefined ? {} : { after });
-              run = await store.getRun(id);
-            } finally {
-              held.release();
-            }
-            if (events.length > 0) {
-              after = events.at(-1)?.seq;
-              await stream.writeSSE({
-                event: 'events',
-                data: JSON.stringify({ status: run?.status, events: events.map((e) => e.body) }),
-              });
-            }
-            // Said once the stream follows the store: a client may count on what it reads from then on.
-            if (first) await stream.writeSSE({ event: 'ready', data: '{}' });
-            if (run === undefined || run.status !== 'running') {
-              await stream.writeSSE({
-                event: 'end',
-                data: JSON.stringify(
-                  run === undefined ? { status: 'unknown', message: gone(access) } : { status: run.status },
-                ),
-              });
-              break;
-            }
-            await stream.sleep(pollMs);
-          }
-        },
+        (stream) => followRun(stream, { access, runId: id, after, now, pollMs }),
         endQuietly,
       );
     }),
