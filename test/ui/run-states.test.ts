@@ -14,7 +14,7 @@ import type { RunRecord, RunStore } from '../../src/store/types.ts';
 import { startViewer, type Viewer } from '../../src/ui/server.ts';
 import { nodes as retryAfterNodes } from './fixtures/nodes.ts';
 import { composeValidate, DAGS, tempFolder } from './helpers.ts';
-import { getJson } from './http.ts';
+import { getJson, openEvents } from './http.ts';
 
 interface Detail {
   status: string;
@@ -142,5 +142,42 @@ describe('the states the run page shows', () => {
     );
     expect(json.mermaid).toBeUndefined();
     expect(json.diagramTooLarge?.placements).toBe(1000);
+  });
+
+  it("tells a live page when the run's process stops renewing its lease, though no event says so", async () => {
+    const clock = createVirtualClock({ auto: true });
+    const done = await createDispatcher({ nodes: retryAfterNodes, clock, store }).run(
+      await composeValidate(),
+      {},
+      { items: [{}] },
+    );
+    const run = (await store.getRun(done.runId)) as RunRecord;
+    const expiresAt = Date.UTC(2026, 0, 1, 12, 0, 0);
+    let now = expiresAt - 1000;
+    await store.commit([
+      { kind: 'run', run: { ...run, id: 'lapsing-run', status: 'running' } },
+      {
+        kind: 'lease',
+        lease: { runId: 'lapsing-run', token: 't', pid: 1, host: 'h', acquiredAt: now - 1000, expiresAt },
+      },
+    ]);
+    const own = await startViewer({
+      dags: DAGS,
+      store: storePath,
+      port: 0,
+      announce: false,
+      runs: { now: () => now, pollMs: 10 },
+    });
+    const stream = openEvents(own.url, '/api/runs/lapsing-run/live');
+    try {
+      await stream.until((events) => events.some((e) => e.event === 'ready'));
+      now = expiresAt + 1;
+      const events = await stream.until((all) => all.some((e) => e.event === 'changed'));
+      expect(JSON.parse(events.find((e) => e.event === 'changed')?.data ?? '{}')).toEqual({ stalled: true });
+      expect((await detail('lapsing-run')).stalled).toBe(true);
+    } finally {
+      stream.close();
+      await own.close();
+    }
   });
 });

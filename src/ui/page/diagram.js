@@ -52,7 +52,8 @@ export async function drawDiagram(container, texts, label) {
       const { svg } = await mermaid.render(`sy-diagram-${counter}`, text);
       const figure = h('div', { class: 'diagram-svg', role: 'img', 'aria-label': label });
       figure.innerHTML = svg;
-      container.replaceChildren(await zoomable(figure, label));
+      container.zoomKept ??= {};
+      container.replaceChildren(await zoomable(figure, label, container.zoomKept));
       container.dataset.drawn = 'true';
     } catch (error) {
       container.replaceChildren(

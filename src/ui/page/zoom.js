@@ -34,11 +34,14 @@ function naturalSize(svg) {
 
 /**
  * Wraps `figure` (the element holding Mermaid's SVG) in a viewport that zooms and pans, with its buttons,
- * and returns what to put in the page instead; `figure` as it is when zooming cannot be had.
+ * and returns what to put in the page instead; `figure` as it is when zooming cannot be had. `kept` carries
+ * the reader's zoom and the view's height from one drawing of a diagram to the next (a live run redraws it
+ * at each step), so that the part the reader looks at stays in sight.
  * @param {HTMLElement} figure
  * @param {string} label
+ * @param {{ transform?: unknown, height?: string }} kept
  */
-export async function zoomable(figure, label) {
+export async function zoomable(figure, label, kept = {}) {
   const d3 = await loadD3().catch(() => undefined);
   const svg = figure.querySelector('svg');
   if (d3 === undefined || svg === null) return figure;
@@ -65,6 +68,7 @@ export async function zoomable(figure, label) {
       const { x, y, k } = event.transform;
       stage.style.transform = `translate(${x}px, ${y}px) scale(${k})`;
       viewport.dataset.scale = k.toFixed(3);
+      if (viewport.dataset.ready === 'true') kept.transform = event.transform;
     });
   const view = d3.select(viewport);
   const fitScale = () =>
@@ -103,6 +107,13 @@ export async function zoomable(figure, label) {
   const box = h('div', { class: 'diagram-zoom' }, tools, viewport);
   // Sized once in the page: as wide as the page allows, no taller than the diagram needs.
   requestAnimationFrame(() => {
+    if (kept.transform !== undefined && kept.height !== undefined) {
+      viewport.style.height = kept.height;
+      zoom.scaleExtent([Math.min(fitScale(), 1) / 2, 4]);
+      view.call(zoom).call(zoom.transform, kept.transform);
+      viewport.dataset.ready = 'true';
+      return;
+    }
     const width = viewport.clientWidth || size.width;
     const maxHeight = window.innerHeight * MAX_HEIGHT;
     const fitWidth = Math.min(1, width / size.width);
@@ -110,6 +121,7 @@ export async function zoomable(figure, label) {
     const fitBoth = Math.min(fitWidth, maxHeight / size.height);
     const k = fitBoth >= SHRINK * fitWidth ? fitBoth : fitWidth;
     viewport.style.height = `${Math.max(160, Math.min(size.height * k + 2, maxHeight))}px`;
+    kept.height = viewport.style.height;
     zoom.scaleExtent([Math.min(fitScale(), 1) / 2, 4]);
     view.call(zoom);
     view.call(
