@@ -547,6 +547,14 @@ describe('discovery', () => {
       expect(first.linkedTo).toBe(first.url);
       expect(second.linkedTo).toBe(first.url);
       expect(viewerUrl(store, 'x')).toBe(`${first.url}/runs/x`);
+      // `switchyard ui` says so in one line.
+      const { uiAction } = await import('../../src/ui/command.ts');
+      const said: string[] = [];
+      const io = { out: () => {}, err: (line: string) => said.push(line), cwd: folder.path, isTTY: false };
+      await uiAction({ store, dags: served, port: '0' }, io, async () => {});
+      expect(said).toEqual([
+        `switchyard ui: the viewer at ${first.url}/ served this store first: \`switchyard run\` links its runs there`,
+      ]);
       await second.close();
       expect(viewerUrl(store, 'x')).toBe(`${first.url}/runs/x`);
       await first.close();
