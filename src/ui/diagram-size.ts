@@ -12,7 +12,7 @@ export const DIAGRAM_LIMIT = 300;
 /** Why a diagram is not drawn in the page: its size and the limit. */
 export interface DiagramTooLarge {
   readonly placements: number;
-  /** Edges drawn: one per route, one more per retry route's exhaustion, one per entrypoint. */
+  /** Arrows drawn: one per entrypoint, and one per kind of route between two placements (exhaustion too). */
   readonly edges: number;
   readonly limit: number;
 }
@@ -24,10 +24,16 @@ export interface DiagramTooLarge {
  * const big = diagramTooLarge(dag); // { placements: 1000, edges: 3950, limit: 300 }
  */
 export function diagramTooLarge(dag: Dag, limit = DIAGRAM_LIMIT): DiagramTooLarge | undefined {
-  let edges = dag.entrypoints.length;
+  // Routes of one kind between the same two placements are drawn as one arrow, as `render/mermaid.ts` does.
+  const arrows = new Set<string>();
   for (const placement of dag.placements) {
-    for (const route of placement.routes) edges += route.exhausted === undefined ? 1 : 2;
+    for (const route of placement.routes) {
+      arrows.add(`${placement.key}\u0000${route.to}\u0000${route.kind}`);
+      if (route.exhausted !== undefined)
+        arrows.add(`${placement.key}\u0000${route.exhausted}\u0000exhausted`);
+    }
   }
+  const edges = dag.entrypoints.length + arrows.size;
   const placements = dag.placements.length;
   const shapes = placements + dag.entrypoints.length + edges;
   return shapes > limit ? { placements, edges, limit } : undefined;
