@@ -7,12 +7,15 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { RunRecord } from '../../src/store/types.ts';
 import { startViewer, type Viewer } from '../../src/ui/server.ts';
 import { launchBrowser } from './browser.ts';
 import { DAGS, recordRuns, tempFolder } from './helpers.ts';
 
 const temp = tempFolder();
 const storePath = join(temp.path, 'runs.db');
+const runningId = 'still-running';
 let browser: Browser;
 let viewer: Viewer;
 
@@ -25,7 +28,11 @@ new MutationObserver(() => {
 }).observe(document, { subtree: true, childList: true, characterData: true });`;
 
 beforeAll(async () => {
-  await recordRuns(storePath, 3);
+  const [id] = await recordRuns(storePath, 3);
+  const store = await openSqliteStore(storePath);
+  const run = (await store.getRun(id as string)) as RunRecord;
+  await store.commit([{ kind: 'run', run: { ...run, id: runningId, status: 'running' } }]);
+  await store.close();
   browser = await launchBrowser();
   viewer = await startViewer({ dags: DAGS, store: storePath, port: 0, announce: false });
 }, 60_000);
@@ -42,17 +49,20 @@ describe('an open page', () => {
     const page = await browser.newPage();
     let again: Viewer | undefined;
     try {
-      await page.goto(`${own.url}/runs`);
-      await page.waitForSelector('#runs tbody tr');
+      // A run still going on (its record says running), watched live.
+      await page.goto(`${own.url}/runs/${runningId}`);
+      const live = page.locator('#live');
+      await live.filter({ hasText: /^Live: / }).waitFor();
       const banner = page.locator('#viewer-state');
       expect(await banner.isHidden()).toBe(true);
       await own.close();
       await banner.waitFor({ state: 'visible' });
       expect(await banner.textContent()).toMatch(/^The viewer has stopped: this page no longer updates\./u);
       expect(await banner.getAttribute('role')).toBe('alert');
+      await live.filter({ hasText: /^Live updates paused: the viewer is not answering/u }).waitFor();
       again = await startViewer({ dags: DAGS, store: storePath, port: own.port, announce: false });
       await banner.waitFor({ state: 'hidden' });
-      await page.waitForSelector('#runs tbody tr');
+      await live.filter({ hasText: /^Live: / }).waitFor();
     } finally {
       await page.close();
       await own.close();

@@ -129,9 +129,10 @@ async function drawRun(main, id, first) {
 
   let drawn = '';
   let clockOffset = 0;
+  let state = first.status;
   const show = async (detail) => {
     clockOffset = detail.serverNow - Date.now();
-    const state = detail.stalled ? 'stalled' : detail.status;
+    state = detail.stalled ? 'stalled' : detail.status;
     fill(title, `Run ${detail.dagName ? `of ${detail.dagName}` : ''} `, badge(state));
     if (state === 'running') fill(live, 'Live: this page updates as the run goes on.');
     else if (live.dataset.ended !== 'true') fill(live, stillLine(detail));
@@ -196,5 +197,13 @@ async function drawRun(main, id, first) {
   });
   source.addEventListener('error', () => {
     if (source.readyState === EventSource.CLOSED) fill(live, 'Live updates stopped: reload to try again.');
+    else fill(live, 'Live updates paused: the viewer is not answering. They go on once it is back.');
+  });
+  // Each connection starts with `ready`: after a pause, what the run did meanwhile is read again.
+  let connected = false;
+  source.addEventListener('ready', () => {
+    if (connected) void refresh();
+    connected = true;
+    if (state === 'running') fill(live, 'Live: this page updates as the run goes on.');
   });
 }
