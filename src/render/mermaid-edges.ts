@@ -6,15 +6,17 @@
 import type { Dag, Placement, Route } from '../document/model.ts';
 import { escapeEdgeLabel, labelLines } from './mermaid-text.ts';
 import type { EdgeStyle } from './theme.ts';
-import { type DagTrace, edgeKey, retryKey, retryWaits, type TracedKind } from './trace.ts';
+import { type DagTrace, edgeKey, retryWaits, type TracedKind } from './trace.ts';
 
 /** One route's share of an edge label: its words, how many items took it, and notes after the count. */
 export interface LabelPart {
   /** The words before the count, joined with ` · `. */
   readonly text: string;
   readonly count: number;
-  /** Words after the count: resets, waits, salvages. */
+  /** Words after the count: resets, waits. */
   readonly notes: readonly string[];
+  /** Items salvaged along it (an exhaustion edge to a recovery placement), summed when parts merge. */
+  readonly salvaged: number;
 }
 
 /** One drawn edge, before it becomes a line of Mermaid text. */
@@ -52,12 +54,13 @@ export function routeEdges(
     count: number,
     notes: readonly string[],
     style: EdgeStyle,
+    salvaged = 0,
   ) =>
     edges.push({
       from: ref(from),
       to: ref(to),
       arrow,
-      parts: [{ text: words.join(' · '), count, notes }],
+      parts: [{ text: words.join(' · '), count, notes, salvaged }],
       style,
       trace: traced ? (count > 0 ? 'taken' : 'untaken') : undefined,
     });
@@ -73,12 +76,15 @@ export function routeEdges(
     if (route.resets && route.resets.length > 0) notes.push(`resets ${route.resets.join(', ')}`);
     const waits = trace && retryWaits(trace, from, route.to, route.budget ?? '', route.output);
     if (waits && waits.totalMs > 0) notes.push(`waited ${formatMs(waits.totalMs)}`);
+    // A wait still under way is not counted as waited: the run may yet end it early.
+    const pending = waits?.pendingMs.reduce((sum, ms) => sum + ms, 0) ?? 0;
+    if (waits && waits.pendingMs.length > 0) notes.push(`waiting ${formatMs(pending)}`);
     push(route.to, '-.->', [route.output, ...extra, ...kindWord, bound], taken('retry'), notes, 'retry');
     if (route.exhausted !== undefined) {
-      const salvages = trace?.salvages.get(retryKey(from, route.exhausted))?.count ?? 0;
-      const salvaged = salvages > 0 ? [`salvaged ×${salvages}`] : [];
+      // Only the salvages that came along this very edge: a salvage route to the same placement has its own.
+      const salvaged = trace?.salvages.get(edgeKey(from, route.output, 'exhausted'))?.count ?? 0;
       const words = [`${route.budget ?? '?'} exhausted`];
-      push(route.exhausted, '==>', words, taken('exhausted'), salvaged, 'exhausted');
+      push(route.exhausted, '==>', words, taken('exhausted'), [], 'exhausted', salvaged);
     }
     return edges;
   }
@@ -110,7 +116,12 @@ export function mergeParallel(edges: readonly Edge[]): Edge[] {
         parts.push(part);
       } else {
         const notes = [...twin.notes, ...part.notes.filter((n) => !twin.notes.includes(n))];
-        parts[same] = { text: twin.text, count: twin.count + part.count, notes };
+        parts[same] = {
+          text: twin.text,
+          count: twin.count + part.count,
+          notes,
+          salvaged: twin.salvaged + part.salvaged,
+        };
       }
     }
     const trace = seen.trace === 'taken' || edge.trace === 'taken' ? 'taken' : seen.trace;
@@ -125,7 +136,8 @@ export function edgeLabel(edge: Edge): string | undefined {
   return labelLines(
     edge.parts.map((part) => {
       const counted = part.count > 0 ? [part.text, `×${part.count}`] : [part.text];
-      return escapeEdgeLabel([...counted, ...part.notes].join(' · '));
+      const salvaged = part.salvaged > 0 ? [`salvaged ×${part.salvaged}`] : [];
+      return escapeEdgeLabel([...counted, ...part.notes, ...salvaged].join(' · '));
     }),
   );
 }

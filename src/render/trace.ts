@@ -1,12 +1,17 @@
 /**
  * Reads a run trace (the dispatcher's JSONL event stream) and sums it up per DAG document: which
- * placements items visited, which edges they took and how often, how long retries waited, where they
- * were salvaged. The diagram overlay draws this summary.
+ * placements items visited, which edges they took and how often, how long retries waited (and which waits
+ * are still under way), and along which edge items were salvaged. The diagram overlay draws this summary.
  */
+
 import { readFile, stat } from 'node:fs/promises';
 import type { RouteKind } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
-import { EVENT_TYPES, type RetryScheduledEvent, type RunEvent } from '../runtime/events.ts';
+import type { RetryScheduledEvent, RouteEvent, RunEvent } from '../runtime/events.ts';
+import { parseTrace } from './trace-parse.ts';
+import { WaitBook } from './trace-waits.ts';
+
+export { parseTrace } from './trace-parse.ts';
 
 /** An edge kind as a trace sees it: a route kind, or a retry route's exhaustion edge. */
 export type TracedKind = RouteKind | 'exhausted';
@@ -29,14 +34,23 @@ export interface RetryTrace {
   readonly output: string;
   readonly to: string;
   readonly budget: string;
+  /** The waits that are over, each as long as it lasted (cut short by the run's end or a cancellation). */
   readonly waitsMs: readonly number[];
+  /** The sum of {@link RetryTrace.waitsMs}. */
   readonly totalMs: number;
+  /** The delays of the waits still under way where the trace ends (a run in progress). */
+  readonly pendingMs: readonly number[];
 }
 
-/** Items that went from `from` to the recovery placement `to`. */
+/**
+ * Items salvaged along one edge: a `salvage` route, or a retry route's exhaustion edge (`kind` `exhausted`),
+ * from `from` on `output` to the recovery placement `to`.
+ */
 export interface SalvageTrace {
   readonly from: string;
+  readonly output: string;
   readonly to: string;
+  readonly kind: 'salvage' | 'exhausted';
   readonly count: number;
 }
 
@@ -49,7 +63,7 @@ export interface DagTrace {
   readonly edges: ReadonlyMap<string, EdgeTrace>;
   /** By {@link retryKey}. */
   readonly retries: ReadonlyMap<string, RetryTrace>;
-  /** By `from` and `to` ({@link retryKey} without a budget). */
+  /** By the {@link edgeKey} of the edge the items took to the recovery placement. */
   readonly salvages: ReadonlyMap<string, SalvageTrace>;
 }
 
@@ -64,8 +78,8 @@ export function edgeKey(from: string, output: string, kind: TracedKind): string 
 }
 
 /**
- * The key of a retry route in {@link DagTrace.retries} (and, without budget and output, of
- * {@link DagTrace.salvages}). An empty `output` is the key of waits whose output the trace does not say.
+ * The key of a retry route in {@link DagTrace.retries}. An empty `output` is the key of waits whose output
+ * the trace does not say.
  */
 export function retryKey(from: string, to: string, budget = '', output = ''): string {
   return `${from}\u0000${to}\u0000${budget}\u0000${output}`;
@@ -84,82 +98,8 @@ export function retryWaits(
   );
 }
 
-const TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
-
-// The string fields each event type needs for the summary; the rest of an event is not read.
-const REQUIRED: Readonly<Record<string, readonly string[]>> = {
-  'placement.start': ['dag', 'placement'],
-  route: ['dag', 'from', 'output', 'to', 'kind'],
-  'retry.scheduled': ['dag', 'from', 'to', 'budget'],
-  salvage: ['dag', 'from', 'to'],
-  'item.end': ['dag', 'terminal'],
-};
-
-/**
- * Parses JSONL run events; blank lines are skipped. A line that is not an event throws `E_TRACE` naming
- * the file and line.
- * @example
- * const events = parseTrace(await readFile('run.jsonl', 'utf8'), 'run.jsonl');
- */
-export function parseTrace(text: string, file = 'trace'): RunEvent[] {
-  const events: RunEvent[] = [];
-  const lines = text.split(/\r?\n/u);
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    const where = `${file}:${index + 1}`;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch (error) {
-      throw new SwitchyardError(
-        'E_TRACE',
-        `${where}: not a JSON event — ${(error as Error).message}; pass the file written by 'run --events'`,
-        { cause: error },
-      );
-    }
-    events.push(checkEvent(value, where));
-  });
-  return events;
-}
-
-function checkEvent(value: unknown, where: string): RunEvent {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new SwitchyardError('E_TRACE', `${where}: not a JSON event — expected an object with a 'type'`);
-  }
-  const record = value as Record<string, unknown>;
-  const type = record.type;
-  if (typeof type !== 'string' || !TYPES.has(type)) {
-    throw new SwitchyardError(
-      'E_TRACE',
-      `${where}: not a JSON event — unknown type ${JSON.stringify(type)}; expected one of ${EVENT_TYPES.join(', ')}`,
-    );
-  }
-  for (const field of REQUIRED[type] ?? []) {
-    if (typeof record[field] !== 'string') {
-      throw new SwitchyardError('E_TRACE', `${where}: '${type}' event lacks the string field '${field}'`);
-    }
-  }
-  if (type === 'retry.scheduled' && record.output !== undefined && typeof record.output !== 'string') {
-    throw new SwitchyardError('E_TRACE', `${where}: 'retry.scheduled' event has a non-string 'output'`);
-  }
-  if (type === 'retry.scheduled' && typeof record.delayMs !== 'number') {
-    throw new SwitchyardError(
-      'E_TRACE',
-      `${where}: 'retry.scheduled' event lacks the number field 'delayMs'`,
-    );
-  }
-  return value as RunEvent;
-}
-
-/** A retry trace being summed up: its wait list grows in place, so each event costs the same. */
-interface MutableRetryTrace {
-  readonly from: string;
-  readonly output: string;
-  readonly to: string;
-  readonly budget: string;
-  readonly waitsMs: number[];
-  totalMs: number;
-}
+/** The route of a retry trace being summed up; its waits are read from the {@link WaitBook} at the end. */
+type RetryRoute = Omit<RetryTrace, 'waitsMs' | 'totalMs' | 'pendingMs'>;
 
 /** A count being summed up, for edges and salvages. */
 type Counted<T extends { readonly count: number }> = Omit<T, 'count'> & { count: number };
@@ -168,11 +108,15 @@ interface MutableDagTrace {
   dag: string;
   visits: Map<string, number>;
   edges: Map<string, Counted<EdgeTrace>>;
-  retries: Map<string, MutableRetryTrace>;
+  retries: Map<string, RetryRoute>;
   salvages: Map<string, Counted<SalvageTrace>>;
 }
 
-/** Sums up events per DAG IRI: visits, edges taken, retry waits, salvages; linear in the number of events. */
+/**
+ * Sums up events per DAG IRI: visits, edges taken, retry waits, salvages; linear in the number of events.
+ * @example
+ * const summary = summariseTrace(parseTrace(text));
+ */
 export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
   const dags = new Map<string, MutableDagTrace>();
   const of = (dag: string): MutableDagTrace => {
@@ -183,7 +127,11 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
     }
     return trace;
   };
+  const waits = new WaitBook();
+  // The last edge each item took: a salvage event follows the route event of the edge it came along.
+  const lastRoute = new Map<string, RouteEvent>();
   events.forEach((event, index) => {
+    waits.see(event);
     switch (event.type) {
       case 'placement.start': {
         const visits = of(event.dag).visits;
@@ -197,6 +145,7 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
         break;
       }
       case 'route': {
+        lastRoute.set(event.item, event);
         const edges = of(event.dag).edges;
         const key = edgeKey(event.from, event.output, event.kind);
         const seen = edges.get(key);
@@ -218,20 +167,26 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
         const retries = of(event.dag).retries;
         const output = scheduledOutput(events, index, event);
         const key = retryKey(event.from, event.to, event.budget, output);
-        let retry = retries.get(key);
-        if (retry === undefined) {
-          retry = { from: event.from, output, to: event.to, budget: event.budget, waitsMs: [], totalMs: 0 };
-          retries.set(key, retry);
+        if (!retries.has(key)) {
+          retries.set(key, { from: event.from, output, to: event.to, budget: event.budget });
         }
-        retry.waitsMs.push(event.delayMs);
-        retry.totalMs += event.delayMs;
+        waits.scheduled(`${event.dag}\u0000${key}`, event);
         break;
       }
       case 'salvage': {
+        const route = lastRoute.get(event.item);
+        const came =
+          route !== undefined &&
+          route.dag === event.dag &&
+          route.from === event.from &&
+          route.to === event.to &&
+          (route.kind === 'salvage' || route.kind === 'exhausted')
+            ? { output: route.output, kind: route.kind }
+            : { output: '', kind: 'salvage' as const };
         const salvages = of(event.dag).salvages;
-        const key = retryKey(event.from, event.to);
+        const key = edgeKey(event.from, came.output, came.kind);
         const seen = salvages.get(key);
-        if (seen === undefined) salvages.set(key, { from: event.from, to: event.to, count: 1 });
+        if (seen === undefined) salvages.set(key, { from: event.from, to: event.to, ...came, count: 1 });
         else seen.count += 1;
         break;
       }
@@ -239,7 +194,15 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
         break;
     }
   });
-  return { dags };
+  const summary = new Map<string, DagTrace>();
+  for (const [iri, trace] of dags) {
+    const retries = new Map<string, RetryTrace>();
+    for (const [key, route] of trace.retries) {
+      retries.set(key, { ...route, ...waits.waitsOf(`${iri}\u0000${key}`) });
+    }
+    summary.set(iri, { ...trace, retries });
+  }
+  return { dags: summary };
 }
 
 /**

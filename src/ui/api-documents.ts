@@ -9,6 +9,9 @@ import type { FolderWatch } from './folder-watch.ts';
 import { resolveInside } from './safe-path.ts';
 import { endQuietly } from './sse.ts';
 
+/** How long a page waits before it tries a dropped stream again. */
+const RECONNECT_MS = 1000;
+
 /** The path segments after `prefix` in a request's path, still percent-encoded. */
 export function segmentsAfter(path: string, prefix: string): string[] {
   return path.slice(prefix.length).split('/');
@@ -61,7 +64,8 @@ export function addDocumentRoutes(
           wake?.();
         });
         try {
-          await stream.writeSSE({ event: 'ready', data: '{}' });
+          // A page reconnects a second after the viewer comes back, and then says it is live again.
+          await stream.writeSSE({ event: 'ready', data: '{}', retry: RECONNECT_MS });
           while (!closed) {
             await new Promise<void>((resolve) => {
               wake = resolve;

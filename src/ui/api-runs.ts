@@ -7,6 +7,7 @@ import { runRow } from '../cli/runs/views.ts';
 import { isSwitchyardError } from '../errors.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
 import type { ViewerContext, ViewerHono } from './env.ts';
+import { followRun } from './live-run.ts';
 import { runDetail } from './run-detail.ts';
 import { endQuietly } from './sse.ts';
 import type { StoreAccess } from './store-access.ts';
@@ -30,19 +31,24 @@ function problem(c: ViewerContext, status: 400 | 404 | 503, code: string, messag
   return c.json({ error: { code, message } }, status);
 }
 
-/** Runs `use` on the store, or answers 503 with why the store cannot be read. */
+/**
+ * Runs `use` on the store as it is on disk now, or answers 503 with why the store cannot be read. A
+ * streamed answer holds the store again for as long as it streams.
+ */
 async function withStore(
   c: ViewerContext,
   access: StoreAccess,
   use: (store: RunStore) => Promise<Response>,
 ): Promise<Response> {
-  const state = await access.state();
+  const state = await access.hold();
   if (!state.ok) return problem(c, 503, state.code, state.message);
   try {
     return await use(state.store);
   } catch (error) {
     if (!isSwitchyardError(error)) throw error;
     return problem(c, error.code === 'E_USAGE' ? 400 : 503, error.code, error.message);
+  } finally {
+    state.release();
   }
 }
 
@@ -116,7 +122,15 @@ export function addRunRoutes(app: ViewerHono, access: StoreAccess, options: RunA
       // The lines `switchyard runs events` prints, page by page from the store; plain text, so a browser shows it.
       c.header('Content-Type', 'text/plain; charset=utf-8');
       return stream(c, async (out) => {
-        for await (const event of store.streamEvents(id)) await out.write(`${JSON.stringify(event.body)}\n`);
+        const held = await access.hold();
+        if (!held.ok) return;
+        try {
+          for await (const event of held.store.streamEvents(id)) {
+            await out.write(`${JSON.stringify(event.body)}\n`);
+          }
+        } finally {
+          held.release();
+        }
       });
     }),
   );
@@ -128,35 +142,10 @@ export function addRunRoutes(app: ViewerHono, access: StoreAccess, options: RunA
         return problem(c, 404, 'E_RESUME_UNKNOWN_RUN', `no run '${id}' in ${access.shown}`);
       }
       const given = Number(c.req.query('after'));
+      const after = Number.isSafeInteger(given) ? given : undefined;
       return streamSSE(
         c,
-        async (stream) => {
-          let closed = false;
-          stream.onAbort(() => {
-            closed = true;
-          });
-          let after = Number.isSafeInteger(given) ? given : undefined;
-          // SQLite's WAL lets this read-only reader see each commit of the process that runs the run.
-          while (!closed) {
-            const events = await store.readEvents(id, after === undefined ? {} : { after });
-            const run = await store.getRun(id);
-            if (events.length > 0) {
-              after = events.at(-1)?.seq;
-              await stream.writeSSE({
-                event: 'events',
-                data: JSON.stringify({ status: run?.status, events: events.map((e) => e.body) }),
-              });
-            }
-            if (run === undefined || run.status !== 'running') {
-              await stream.writeSSE({
-                event: 'end',
-                data: JSON.stringify({ status: run?.status ?? 'unknown' }),
-              });
-              break;
-            }
-            await stream.sleep(pollMs);
-          }
-        },
+        (stream) => followRun(stream, { access, runId: id, after, now, pollMs }),
         endQuietly,
       );
     }),

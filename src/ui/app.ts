@@ -68,7 +68,8 @@ export function viewerApp(parts: ViewerParts): ViewerHono {
   });
 
   app.get('/api/meta', async (c) => {
-    const state = await parts.store.state();
+    const state = await parts.store.hold();
+    if (state.ok) state.release();
     return c.json({
       version: VERSION,
       folder: parts.folderShown,
@@ -76,6 +77,7 @@ export function viewerApp(parts: ViewerParts): ViewerHono {
       storeProblem: state.ok ? undefined : { code: state.code, message: state.message },
       readOnly: true,
       elk: parts.assets.elk !== undefined,
+      zoom: parts.assets.d3 !== undefined,
     });
   });
   addDocumentRoutes(app, parts.catalog, parts.watch, parts.folderShown);
@@ -95,6 +97,7 @@ export function viewerApp(parts: ViewerParts): ViewerHono {
   serveFrom('/assets/', parts.assets.page);
   serveFrom('/vendor/mermaid/', parts.assets.mermaid);
   serveFrom('/vendor/elk/', parts.assets.elk);
+  serveFrom('/vendor/d3/', parts.assets.d3);
 
   const shell = async (c: ViewerContext): Promise<Response> => {
     const asset = await readAsset(parts.assets.page, ['index.html']);

@@ -4,7 +4,8 @@
  * the page draws with the very version `switchyard render` uses, without a CDN or any network.
  */
 import { readFile } from 'node:fs/promises';
-import { dirname, extname } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SwitchyardError } from '../errors.ts';
 import { resolveInside } from './safe-path.ts';
@@ -18,6 +19,8 @@ export interface AssetFolders {
   readonly mermaid: string;
   /** Absent when `@mermaid-js/layout-elk` is not installed: diagrams then use Mermaid's own layout. */
   readonly elk?: string;
+  /** d3's browser bundle, which `mermaid` depends on, for zooming and panning a diagram; absent, no zoom. */
+  readonly d3?: string;
 }
 
 const TYPES: Readonly<Record<string, string>> = {
@@ -39,10 +42,19 @@ function distOf(specifier: string): string | undefined {
   }
 }
 
+/** The folder of d3's bundles, found from `mermaid`'s own folder (d3 is mermaid's dependency, not ours). */
+function d3Of(mermaid: string): string | undefined {
+  try {
+    return dirname(createRequire(join(mermaid, 'mermaid.esm.min.mjs')).resolve('d3'));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The asset folders, or `E_MISSING_PACKAGE` saying what to install when `mermaid` is missing.
  * @example
- * const folders = assetFolders(); // { page: …/src/ui/page/, mermaid: …/node_modules/mermaid/dist, elk: … }
+ * const folders = assetFolders(); // { page: …/src/ui/page/, mermaid: …/node_modules/mermaid/dist, elk: …, d3: … }
  */
 export function assetFolders(): AssetFolders {
   const mermaid = distOf('mermaid');
@@ -53,7 +65,13 @@ export function assetFolders(): AssetFolders {
     );
   }
   const elk = distOf('@mermaid-js/layout-elk');
-  return { page: PAGE_FOLDER, mermaid, ...(elk === undefined ? {} : { elk }) };
+  const d3 = d3Of(mermaid);
+  return {
+    page: PAGE_FOLDER,
+    mermaid,
+    ...(elk === undefined ? {} : { elk }),
+    ...(d3 === undefined ? {} : { d3 }),
+  };
 }
 
 /** A file to send, or why not. */

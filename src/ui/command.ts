@@ -102,6 +102,11 @@ export async function uiAction(
         `switchyard ui: listening on ${options.host}: anyone who can reach it can read these documents and runs`,
       );
     }
+    if (viewer.linkedTo !== undefined && viewer.linkedTo !== viewer.url) {
+      io.err(
+        `switchyard ui: the viewer at ${viewer.linkedTo}/ served this store first: \`switchyard run\` links its runs there`,
+      );
+    }
     if (options.open === true) openBrowser(`${viewer.url}/`, io);
     await until(viewer);
   } finally {

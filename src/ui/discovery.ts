@@ -1,12 +1,13 @@
 /**
- * How the command line finds a running viewer: while it runs, `switchyard ui` writes `ui.json` beside the
- * store it serves (its URL, pid and store), and removes it on exit. A file whose pid is no longer alive, or
- * that names another store, is ignored.
+ * How the command line finds a running viewer: while it runs, `switchyard ui` writes `<store>.ui.json` beside
+ * the store it serves (its URL, pid and store), one link per store. The first viewer of a store holds the
+ * link until it stops, and only it removes it; a second viewer of the same store leaves it alone. A file whose
+ * pid is no longer alive, or that names another store, is ignored, and the next viewer replaces it.
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 
-/** What `ui.json` holds. */
+/** What the link file holds. */
 export interface ViewerRecord {
   /** The viewer's base URL, without a trailing slash. */
   readonly url: string;
@@ -17,9 +18,18 @@ export interface ViewerRecord {
   readonly startedAt: string;
 }
 
-/** The discovery file of the store at `storePath`. */
+/** A viewer's claim on its store's link. */
+export interface Announcement {
+  /** The viewer run pages link to: this one, another one already serving the store, or none. */
+  readonly holder?: ViewerRecord;
+  /** Removes the link if this viewer holds it; leaves another viewer's alone. */
+  retract(): void;
+}
+
+/** The link file of the store at `storePath`: `runs.db` → `runs.db.ui.json`, beside it. */
 export function viewerFile(storePath: string): string {
-  return join(dirname(resolve(storePath)), 'ui.json');
+  const store = resolve(storePath);
+  return join(dirname(store), `${basename(store)}.ui.json`);
 }
 
 /** Whether process `pid` is alive (a process of another user still counts). */
@@ -32,11 +42,39 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The record in `file`, when it is one. */
+function readRecord(file: string): ViewerRecord | undefined {
+  let record: Partial<ViewerRecord>;
+  try {
+    record = JSON.parse(readFileSync(file, 'utf8')) as Partial<ViewerRecord>;
+  } catch {
+    return undefined;
+  }
+  if (typeof record.url !== 'string' || typeof record.pid !== 'number' || typeof record.store !== 'string') {
+    return undefined;
+  }
+  return record as ViewerRecord;
+}
+
+/** Creates `file` with `text` unless it exists; false when it does (or cannot be written). */
+function createOnly(file: string, text: string): 'created' | 'exists' | 'failed' {
+  try {
+    writeFileSync(file, text, { flag: 'wx' });
+    return 'created';
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EEXIST' ? 'exists' : 'failed';
+  }
+}
+
 /**
- * Writes the discovery file of a viewer and returns the function that removes it (only while it is still
- * this viewer's). A folder that cannot be written just leaves the viewer undiscoverable.
+ * Writes the link of a viewer at `url` serving the store at `storePath`, unless a live viewer of that store
+ * holds it already. A folder that cannot be written just leaves the viewer without a link.
+ * @example
+ * const announced = announceViewer('.switchyard/runs.db', 'http://127.0.0.1:4317');
+ * // … later, as the viewer stops:
+ * announced.retract();
  */
-export function announceViewer(storePath: string, url: string): () => void {
+export function announceViewer(storePath: string, url: string): Announcement {
   const file = viewerFile(storePath);
   const record: ViewerRecord = {
     url,
@@ -44,29 +82,30 @@ export function announceViewer(storePath: string, url: string): () => void {
     store: resolve(storePath),
     startedAt: new Date().toISOString(),
   };
-  try {
-    writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
-  } catch {
-    return () => {};
+  const text = `${JSON.stringify(record, null, 2)}\n`;
+  // Two tries: a stale link (its viewer gone) is removed once, and then the race for it is fair.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const created = createOnly(file, text);
+    if (created === 'created') break;
+    if (created === 'failed') return { retract: () => {} };
+    const holder = runningViewer(storePath);
+    if (holder !== undefined) return { holder, retract: () => {} };
+    rmSync(file, { force: true });
   }
-  return () => {
-    if (runningViewer(storePath)?.pid === process.pid) rmSync(file, { force: true });
+  return {
+    holder: record,
+    retract() {
+      const current = readRecord(file);
+      if (current?.url === record.url && current.pid === record.pid) rmSync(file, { force: true });
+    },
   };
 }
 
 /** The viewer serving the store at `storePath`, when one is running. */
 export function runningViewer(storePath: string): ViewerRecord | undefined {
-  let record: Partial<ViewerRecord>;
-  try {
-    record = JSON.parse(readFileSync(viewerFile(storePath), 'utf8')) as Partial<ViewerRecord>;
-  } catch {
-    return undefined;
-  }
-  if (typeof record.url !== 'string' || typeof record.pid !== 'number' || typeof record.store !== 'string') {
-    return undefined;
-  }
-  if (record.store !== resolve(storePath) || !alive(record.pid)) return undefined;
-  return record as ViewerRecord;
+  const record = readRecord(viewerFile(storePath));
+  if (record === undefined || record.store !== resolve(storePath) || !alive(record.pid)) return undefined;
+  return record;
 }
 
 /**

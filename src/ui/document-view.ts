@@ -15,6 +15,7 @@ import { findCycles } from '../graph/cycles.ts';
 import { worstCaseTime } from '../graph/worst-time.ts';
 import { toMermaid } from '../render/mermaid.ts';
 import { mermaidId } from '../render/mermaid-text.ts';
+import { type DiagramTooLarge, diagramTooLarge } from './diagram-size.ts';
 
 /** A problem as the page lists it: no absolute paths, with its line and column. */
 export interface ProblemView {
@@ -81,6 +82,19 @@ export interface DocumentView {
   readonly worstCaseTime?: TimeView;
   /** Mermaid text of the diagram, per colour scheme: the text `switchyard render` draws. */
   readonly mermaid?: { readonly light: string; readonly dark: string };
+  /** Instead of {@link DocumentView.mermaid}: the diagram is too large to draw in the page. */
+  readonly diagramTooLarge?: DiagramTooLarge;
+}
+
+/** The diagram of `dag` in both colour schemes, or why the page does not draw it. */
+function diagramOf(
+  dag: Dag,
+  draw: (theme: 'light' | 'dark') => string,
+): Pick<DocumentView, 'mermaid' | 'diagramTooLarge'> {
+  const tooLarge = diagramTooLarge(dag);
+  return tooLarge === undefined
+    ? { mermaid: { light: draw('light'), dark: draw('dark') } }
+    : { diagramTooLarge: tooLarge };
 }
 
 /** `file` relative to `root`, with `/` separators. */
@@ -183,7 +197,7 @@ export async function validDocumentView(
     })),
     worstCasePerItem: formatCount(bounds.total),
     ...(time === undefined ? {} : { worstCaseTime: time }),
-    mermaid: { light: draw('light'), dark: draw('dark') },
+    ...diagramOf(dag, draw),
   };
 }
 
@@ -221,6 +235,6 @@ export async function invalidDocumentView(
     name: dag.name,
     version: dag.version,
     ...(dag.description === undefined ? {} : { description: dag.description }),
-    mermaid: { light: draw('light'), dark: draw('dark') },
+    ...diagramOf(dag, draw),
   };
 }

@@ -8,10 +8,16 @@ import type { Dag, DagLibrary } from '../document/model.ts';
 import { toMermaid } from '../render/mermaid.ts';
 import { parseTrace, summariseTrace } from '../render/trace.ts';
 import type { RunRecord, RunStore } from '../store/types.ts';
+import { type DiagramTooLarge, diagramTooLarge } from './diagram-size.ts';
+import { isStalled, type ShownItem, shownItems, stopEntries } from './item-state.ts';
 import { itemTimelines, type TimelineEntry } from './timeline.ts';
 
 /** Everything the run page shows. */
-export interface RunDetail extends RunView {
+export interface RunDetail extends Omit<RunView, 'items'> {
+  /** Each item with the state its badge shows. */
+  readonly items: readonly ShownItem[];
+  /** Marked running, but no process moves it on: its lease expired. */
+  readonly stalled: boolean;
   /** The DAG's name, when the run recorded its document. */
   readonly dagName?: string;
   /** Item path → its timeline. */
@@ -20,6 +26,8 @@ export interface RunDetail extends RunView {
   readonly lastSeq?: number;
   /** The path drawn over the diagram, per colour scheme; absent when the run recorded no document. */
   readonly mermaid?: { readonly light: string; readonly dark: string };
+  /** Instead of {@link RunDetail.mermaid}: the run's document is too large to draw in the page. */
+  readonly diagramTooLarge?: DiagramTooLarge;
   /** The run's input as JSON text, cut at {@link INPUT_SHOWN} characters. */
   readonly input: string;
   /** The server's wall time when this was read, so that the page counts waits down on the server's clock. */
@@ -64,11 +72,16 @@ function recordedLibrary(run: RunRecord): DagLibrary {
 export async function runDetail(store: RunStore, run: RunRecord, now: number): Promise<RunDetail> {
   const [view, records] = await Promise.all([runView(store, run, now), store.readEvents(run.id)]);
   const events = parseTrace(records.map((r) => JSON.stringify(r.body)).join('\n'), `run ${run.id}`);
-  const timelines = Object.fromEntries(itemTimelines(events));
+  const items = shownItems(view);
+  const byItem = itemTimelines(events);
+  for (const [id, entry] of stopEntries(view, items, events))
+    byItem.set(id, [...(byItem.get(id) ?? []), entry]);
+  const timelines = Object.fromEntries(byItem);
   const lastSeq = records.at(-1)?.seq;
   const dag = run.dag.document;
   let mermaid: RunDetail['mermaid'];
-  if (isDag(dag)) {
+  const tooLarge = isDag(dag) ? diagramTooLarge(dag) : undefined;
+  if (isDag(dag) && tooLarge === undefined) {
     const trace = summariseTrace(events);
     const library = recordedLibrary(run);
     const draw = (theme: 'light' | 'dark') => toMermaid(dag, { theme, trace, library });
@@ -76,11 +89,14 @@ export async function runDetail(store: RunStore, run: RunRecord, now: number): P
   }
   return {
     ...view,
+    items,
+    stalled: isStalled(view),
     ...(isDag(dag) ? { dagName: dag.name } : {}),
     timelines,
     input: inputText(run.input),
     ...(lastSeq === undefined ? {} : { lastSeq }),
     ...(mermaid === undefined ? {} : { mermaid }),
+    ...(tooLarge === undefined ? {} : { diagramTooLarge: tooLarge }),
     serverNow: now,
   };
 }

@@ -28,7 +28,7 @@ export interface ViewerOptions {
   readonly host?: string;
   /** The folder paths are shown relative to; default the process's. */
   readonly cwd?: string;
-  /** Write `ui.json` beside the store so `run` and `runs show` print run URLs; default true. */
+  /** Write the store's link file (`<store>.ui.json`) so `run` and `runs show` print run URLs; default true. */
   readonly announce?: boolean;
   /** Told of an unexpected failure while answering a request (the command prints its stack); default: nothing. */
   readonly onBug?: (error: unknown) => void;
@@ -44,7 +44,12 @@ export interface Viewer {
   /** Its base URL, without a trailing slash. */
   readonly url: string;
   readonly port: number;
-  /** Stops serving, ends live streams, closes the store and removes `ui.json`. */
+  /**
+   * The viewer `run` and `runs show` link the store's runs to: this one, or another that served the store
+   * first (it keeps the link); undefined without a link.
+   */
+  readonly linkedTo?: string;
+  /** Stops serving, ends live streams, closes the store and removes its link if it holds it. */
   close(): Promise<void>;
 }
 
@@ -129,14 +134,15 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
   const address = server.address() as AddressInfo;
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   const url = `http://${urlHost}:${address.port}`;
-  const retract = options.announce === false ? () => {} : announceViewer(store, url);
+  const announced = options.announce === false ? undefined : announceViewer(store, url);
   let closing: Promise<void> | undefined;
   return {
     url,
     port: address.port,
+    ...(announced?.holder === undefined ? {} : { linkedTo: announced.holder.url }),
     close() {
       closing ??= (async () => {
-        retract();
+        announced?.retract();
         watch.close();
         await new Promise<void>((done) => {
           server.close(() => done());

@@ -16,6 +16,7 @@ export type EntryKind =
   | 'ended'
   | 'failed'
   | 'cancelled'
+  | 'aborted'
   | 'warning';
 
 /** One line of an item's timeline. */

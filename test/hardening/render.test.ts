@@ -131,7 +131,8 @@ describe('user text cannot steer Mermaid', () => {
 
 /**
  * A trace of `dag` in which one item goes round a retry route `rounds` times: the one from `validate` (or
- * the placement named `key`) of compose-validate, waiting 1 ms, then 2 ms, and so on.
+ * the placement named `key`) of compose-validate, waiting 1 ms, then 2 ms, and so on; then the run ends, once
+ * the last wait is over.
  */
 function retryTrace(dag: Dag, rounds: number, key = 'validate'): RunEvent[] {
   const from = dag.placements.find((p) => p.key === key) as Placement;
@@ -165,6 +166,18 @@ function retryTrace(dag: Dag, rounds: number, key = 'validate'): RunEvent[] {
       delaySource: 'backoff',
     });
   }
+  const end = rounds * 2;
+  events.push({
+    runId: 'r',
+    dag: dag.id,
+    seq: seq++,
+    time: end,
+    type: 'run.end',
+    status: 'completed',
+    completed: 1,
+    failed: 0,
+    durationMs: end,
+  });
   return events;
 }
 

@@ -37,6 +37,45 @@ async function svgText(page: Page, selector: string): Promise<string[]> {
   );
 }
 
+/**
+ * Starts a real `switchyard run` of compose-validate with the Retry-After nodes, recording into the store the
+ * viewer serves, and resolves once it prints the run's page URL.
+ */
+async function startRun(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; url: string; ended: Promise<{ code: number | null; stderr: string }> }> {
+  const child = spawn(
+    process.execPath,
+    [
+      ...SWITCHYARD,
+      'run',
+      'dags/compose-validate.jsonld',
+      '--nodes',
+      'test/ui/fixtures/nodes.ts',
+      '--input',
+      JSON.stringify({ topic: 'whales' }),
+      '--store',
+      storePath,
+    ],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } },
+  );
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const ended = new Promise<{ code: number | null; stderr: string }>((resolve) =>
+    child.on('exit', (code) => resolve({ code, stderr })),
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr?.on('data', () => {
+      const found = /view it at (\S+)/u.exec(stderr);
+      if (found) resolve(found[1] as string);
+    });
+    void ended.then(() => reject(new Error(`the run ended without printing its URL: ${stderr}`)));
+  });
+  return { child, url, ended };
+}
+
 beforeAll(async () => {
   mkdirSync(IMAGES, { recursive: true });
   const brokenFolder = join(temp.path, 'broken');
@@ -121,48 +160,46 @@ describe('the viewer in Chromium', () => {
     await page.close();
   });
 
-  it('watches a run with Retry-After waits live until it ends, with its path drawn', async () => {
-    // A real `switchyard run` recording into the store the viewer serves; it prints the run's page URL.
-    const child: ChildProcess = spawn(
-      process.execPath,
-      [
-        ...SWITCHYARD,
-        'run',
-        'dags/compose-validate.jsonld',
-        '--nodes',
-        'test/ui/fixtures/nodes.ts',
-        '--input',
-        JSON.stringify({ topic: 'whales' }),
-        '--store',
-        storePath,
-      ],
-      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  it('watches a run live: a Retry-After wait counting down, then its abort', async () => {
+    // A 60 s Retry-After: the wait lasts until the test aborts the run, however slow the machine.
+    const { child, url, ended } = await startRun({ SWITCHYARD_UI_RETRY_AFTER: '60' });
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(url);
+    await page.waitForSelector('#main[data-status="running"] #live');
+    await page.evaluate('window.notReloaded = true');
+    await page
+      .locator('#items .countdown', { hasText: /\d( ms|\.\d s|min \d+ s) left \(retry-after\)/u })
+      .waitFor();
+    await page.screenshot({ path: join(IMAGES, 'ui-run-live.png'), fullPage: true });
+    // Ctrl-C: the run is aborted, resumable; the page says so without a reload.
+    child.kill('SIGINT');
+    await ended;
+    await page.waitForSelector('#main[data-status="aborted"]');
+    await page.locator('#items-table .badge.aborted').waitFor();
+    expect(await page.locator('#items .countdown').count()).toBe(0);
+    expect(await page.locator('#items-table').textContent()).toContain(
+      'aborted while waiting (retry-after) at compose',
     );
-    let stderr = '';
-    const ended = new Promise<number | null>((resolve) => child.on('exit', resolve));
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const found = /view it at (\S+)/u.exec(stderr);
-        if (found) resolve(found[1] as string);
-      });
-      void ended.then(() => reject(new Error(`the run ended without printing its URL: ${stderr}`)));
-    });
+    await page.locator('#live', { hasText: 'switchyard resume' }).waitFor();
+    expect(await page.locator('#timelines .entry.aborted').first().textContent()).toContain(
+      'the run was aborted',
+    );
+    expect(await page.evaluate('window.notReloaded')).toBe(true);
+    await page.screenshot({ path: join(IMAGES, 'ui-run-aborted.png'), fullPage: true });
+    await page.close();
+  }, 120_000);
+
+  it('shows a run that waited on a Retry-After with its path drawn once it ends', async () => {
+    const { url, ended } = await startRun({});
     expect(url).toMatch(new RegExp(`^${viewer.url}/runs/[0-9a-f-]{36}$`, 'u'));
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
     await page.goto(url);
     await page.waitForSelector('#main[data-status]');
     await page.evaluate('window.notReloaded = true');
-    // While it runs: the live line, and the Retry-After wait counting down on the item.
-    await page.waitForSelector('#main[data-status="running"] #live');
-    await page
-      .locator('#items .countdown', { hasText: /\d( ms|\.\d s) left \(retry-after\)/u })
-      .waitFor({ timeout: 15_000 });
-    await page.screenshot({ path: join(IMAGES, 'ui-run-live.png'), fullPage: true });
-    await page.waitForSelector('#main[data-status="completed"]', { timeout: 30_000 });
-    expect(await ended).toBe(0);
+    // However far the run got before the page loaded, the page follows it to its end without a reload.
+    await page.waitForSelector('#main[data-status="completed"]', { timeout: 90_000 });
+    expect((await ended).code).toBe(0);
     expect(await page.evaluate('window.notReloaded')).toBe(true);
-    await page.locator('#live', { hasText: 'ended' }).waitFor();
     // The path drawn: counts on the edges taken, the retry waits, the Retry-After one in the timeline.
     await page.locator('#diagram svg .edgeLabel', { hasText: 'waited' }).first().waitFor();
     const labels = (await svgText(page, '#diagram svg .edgeLabel')).join(' | ');
@@ -170,6 +207,7 @@ describe('the viewer in Chromium', () => {
     expect(labels).toMatch(/invalid · retry · compose ≤ 3 · ×1 · waited \d+ ms/u);
     expect(labels).toContain('drafted · ×2');
     expect(await page.locator('#timelines').textContent()).toContain('after a Retry-After wait of 5.0 s');
+    expect(await page.locator('#items-table .badge').allTextContents()).toEqual(['completed']);
     await page.screenshot({ path: join(IMAGES, 'ui-run.png'), fullPage: true });
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect
@@ -177,7 +215,7 @@ describe('the viewer in Chromium', () => {
       .toBe('rgb(15, 23, 42)');
     await page.screenshot({ path: join(IMAGES, 'ui-run-dark.png'), fullPage: true });
     await page.close();
-  }, 90_000);
+  }, 120_000);
 
   it('names the cycle of a document with an unbounded loop', async () => {
     const page = await browser.newPage();

@@ -87,7 +87,7 @@ describe('switchyard ui', () => {
       expect(line).toMatch(/shows dags and .*runs\.db \(read-only; Ctrl-C to stop\)$/u);
       const meta = (await (await fetch(`${url}/api/meta`)).json()) as { readOnly: boolean };
       expect(meta.readOnly).toBe(true);
-      expect(existsSync(join(temp.path, 'ui.json'))).toBe(true);
+      expect(existsSync(`${storePath}.ui.json`)).toBe(true);
 
       const id = runIds[0] as string;
       const shown = await switchyard(['runs', 'show', id, '--store', storePath]);
@@ -106,7 +106,7 @@ describe('switchyard ui', () => {
       child.kill('SIGINT');
     }
     expect(await exited).toBe(0);
-    expect(existsSync(join(temp.path, 'ui.json'))).toBe(false);
+    expect(existsSync(`${storePath}.ui.json`)).toBe(false);
     const after = await switchyard(['runs', 'show', runIds[0] as string, '--store', storePath]);
     expect(after.out).not.toContain('view it at');
   }, 60_000);

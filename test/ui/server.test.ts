@@ -8,15 +8,18 @@ import {
   mkdirSync,
   readdirSync,
   readFileSync,
+  renameSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import type { RunRecord } from '../../src/store/types.ts';
 import { startViewer, type Viewer } from '../../src/ui/server.ts';
 import { DAGS, ROOT, recordRuns, tempFolder } from './helpers.ts';
-import { get, getJson, readEvents } from './http.ts';
+import { get, getJson, openEvents, readEvents } from './http.ts';
 
 type Json = Record<string, unknown> & { error?: { code: string; message: string } };
 
@@ -133,13 +136,11 @@ describe('documents', () => {
 
   it('tells live listeners when a document changes on disk, and checks it again', async () => {
     const file = join(served, 'checkout.jsonld');
-    const waiting = readEvents(viewer.url, '/api/documents-live', (events) =>
-      events.some((e) => e.event === 'changed'),
-    );
+    const stream = openEvents(viewer.url, '/api/documents-live');
     // Written once the stream is open, so the change cannot come before the listener.
-    await new Promise((r) => setTimeout(r, 300));
+    await stream.until((events) => events.some((e) => e.event === 'ready'));
     writeFileSync(file, '{ "@context": "https://w3id.org/switchyard/context/v1", "placements": [ }');
-    const events = await waiting;
+    const events = await stream.until((all) => all.some((e) => e.event === 'changed')).finally(stream.close);
     const changed = events.find((e) => e.event === 'changed');
     expect(JSON.parse(changed?.data ?? '{}').paths).toContain('checkout.jsonld');
     const { json } = await getJson<{ valid: boolean }>(viewer.url, '/api/documents/checkout.jsonld');
@@ -151,19 +152,19 @@ describe('folders created while the viewer runs', () => {
   it('lists a document in a new folder, and watches that folder too', async () => {
     mkdirSync(join(served, 'later'));
     cpSync(join(DAGS, 'review.jsonld'), join(served, 'later', 'review-copy.jsonld'));
-    let paths: string[] = [];
-    for (let i = 0; i < 50 && !paths.includes('later/review-copy.jsonld'); i++) {
-      await new Promise((r) => setTimeout(r, 100));
-      const { json } = await getJson<{ documents: { path: string }[] }>(viewer.url, '/api/documents');
-      paths = json.documents.map((d) => d.path);
-    }
-    expect(paths).toContain('later/review-copy.jsonld');
-    const waiting = readEvents(viewer.url, '/api/documents-live', (events) =>
-      events.some((e) => e.event === 'changed' && e.data.includes('later/review-copy.jsonld')),
-    );
-    await new Promise((r) => setTimeout(r, 300));
+    const listed = async () =>
+      (await getJson<{ documents: { path: string }[] }>(viewer.url, '/api/documents')).json.documents.map(
+        (d) => d.path,
+      );
+    await expect.poll(listed, { timeout: 20_000, interval: 100 }).toContain('later/review-copy.jsonld');
+    const stream = openEvents(viewer.url, '/api/documents-live');
+    await stream.until((events) => events.some((e) => e.event === 'ready'));
     writeFileSync(join(served, 'later', 'review-copy.jsonld'), '{}');
-    await waiting;
+    await stream
+      .until((events) =>
+        events.some((e) => e.event === 'changed' && e.data.includes('later/review-copy.jsonld')),
+      )
+      .finally(stream.close);
     const { json } = await getJson<{ valid: boolean }>(viewer.url, '/api/documents/later/review-copy.jsonld');
     expect(json.valid).toBe(false);
   });
@@ -269,10 +270,10 @@ describe('runs', () => {
         {},
         { items: [{ topic: 'whales', fail: '429', rejections: 0 }], runId },
       );
-      let listed: { runs: { id: string; status: string }[] } = { runs: [] };
-      while (!listed.runs.some((r) => r.id === runId)) {
-        listed = (await getJson<typeof listed>(second.url, '/api/runs?status=running')).json;
-      }
+      // Recorded (running, or already ended on a slow machine): its stream sends every event and the end.
+      await expect
+        .poll(async () => (await getJson(second.url, `/api/runs/${runId}`)).status, { timeout: 20_000 })
+        .toBe(200);
       const events = await readEvents(second.url, `/api/runs/${runId}/live`, (e) =>
         e.some((x) => x.event === 'end'),
       );
@@ -310,6 +311,32 @@ describe('refusals', () => {
     expect(answer.headers['content-security-policy']).toContain("default-src 'self'");
     expect(answer.body).toContain('climbs out of the served folder');
     expect(answer.body).not.toContain('secret": true');
+  });
+
+  it.each([
+    ['/api/documents/../../secret.jsonld', 400, {}],
+    ['/api/../secret.jsonld', 400, {}],
+    ['/api/%2e%2e/assets/app.js', 400, {}],
+    ['/%61pi/documents/%2e%2e/secret.jsonld', 400, {}],
+    ['/api/runs/..%2f..%2fsecret', 400, {}],
+    ['/api/meta', 403, { host: 'attacker.example' }],
+    ['/api/documents/leak.jsonld', 403, {}],
+    ['/api/no-such-endpoint', 404, {}],
+  ])('answers a refused API request %s with JSON and a code', async (path, status, headers) => {
+    const answer = await get(viewer.url, path, headers);
+    expect(answer.status).toBe(status);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/u);
+    const body = JSON.parse(answer.body) as Json;
+    expect(body.error?.code).toMatch(/^E_(REFUSED|NOT_FOUND)$/u);
+    expect(body.error?.message).toMatch(/^[^\n]+$/u);
+  });
+
+  it('refuses a page path with a page, or with JSON when the request asks for JSON', async () => {
+    const page = await get(viewer.url, '/documents/%2e%2e/secret.jsonld');
+    expect(page.headers['content-type']).toMatch(/^text\/html/u);
+    const asked = await get(viewer.url, '/documents/%2e%2e/secret.jsonld', { accept: 'application/json' });
+    expect(asked.status).toBe(400);
+    expect((JSON.parse(asked.body) as Json).error?.code).toBe('E_REFUSED');
   });
 
   it('refuses a symlink that leads out of the folder with a 403', async () => {
@@ -375,6 +402,69 @@ describe('the store', () => {
   });
 });
 
+describe('a store file deleted or replaced while the viewer runs', () => {
+  it('lets the old file go and reads the one now at the path', async () => {
+    const folder = tempFolder();
+    const path = join(folder.path, 'runs.db');
+    const old = await recordRuns(path, 2);
+    const alone = await startViewer({ dags: served, store: path, port: 0, announce: false });
+    const listed = async () => {
+      const { status, json } = await getJson<Json & { runs?: { id: string }[] }>(alone.url, '/api/runs');
+      return status === 200 ? (json.runs ?? []).map((r) => r.id) : (json.error?.code ?? String(status));
+    };
+    try {
+      expect(await listed()).toEqual([...old].reverse());
+      for (const suffix of ['', '-wal', '-shm']) rmSync(`${path}${suffix}`, { force: true });
+      expect(await listed()).toBe('E_NO_RUNS');
+      expect((await getJson<Json>(alone.url, `/api/runs/${old[0]}`)).status).toBe(503);
+      // A new store of that name: its runs, and none of the old ones.
+      const fresh = await recordRuns(path, 1);
+      expect(await listed()).toEqual(fresh);
+      expect((await getJson<Json>(alone.url, `/api/runs/${old[0]}`)).status).toBe(404);
+      // Another store renamed over it.
+      const other = join(folder.path, 'other.db');
+      const moved = await recordRuns(other, 3);
+      renameSync(other, path);
+      expect(await listed()).toEqual([...moved].reverse());
+    } finally {
+      await alone.close();
+      folder.remove();
+    }
+  }, 30_000);
+
+  it('ends the live stream of a run whose store file is replaced', async () => {
+    const folder = tempFolder();
+    const path = join(folder.path, 'runs.db');
+    const [id] = await recordRuns(path, 1);
+    const { openSqliteStore } = await import('../../src/store/sqlite.ts');
+    const writer = await openSqliteStore(path);
+    const run = await writer.getRun(id as string);
+    await writer.commit([{ kind: 'run', run: { ...(run as RunRecord), id: 'open-run', status: 'running' } }]);
+    await writer.close();
+    const alone = await startViewer({
+      dags: served,
+      store: path,
+      port: 0,
+      announce: false,
+      runs: { pollMs: 20 },
+    });
+    try {
+      const stream = openEvents(alone.url, '/api/runs/open-run/live?after=-1');
+      await stream.until((events) => events.some((e) => e.event === 'ready'));
+      const other = join(folder.path, 'other.db');
+      await recordRuns(other, 1);
+      renameSync(other, path);
+      const events = await stream.until((all) => all.some((e) => e.event === 'end'));
+      const end = JSON.parse(events.find((e) => e.event === 'end')?.data ?? '{}') as Json;
+      expect(end.status).toBe('unknown');
+      expect(end.message).toMatch(/no longer in .*runs\.db/u);
+    } finally {
+      await alone.close();
+      folder.remove();
+    }
+  }, 30_000);
+});
+
 describe('a locked store', () => {
   it('says in one line that another process holds the store locked', async () => {
     const locked = tempFolder();
@@ -401,21 +491,78 @@ describe('a locked store', () => {
 });
 
 describe('discovery', () => {
-  it('writes ui.json beside the store while it runs, so the command line can print run URLs', async () => {
-    const { viewerUrl } = await import('../../src/ui/discovery.ts');
+  it("writes the store's link beside it while it runs, so the command line can print run URLs", async () => {
+    const { viewerFile, viewerUrl } = await import('../../src/ui/discovery.ts');
     const id = runIds[0] as string;
     expect(viewerUrl(storePath, id)).toBe(`${viewer.url}/runs/${id}`);
     expect(viewerUrl(join(temp.path, 'other.db'), id)).toBeUndefined();
-    expect(relative(temp.path, join(storePath, '..', 'ui.json'))).toBe(join('store', 'ui.json'));
+    expect(relative(temp.path, viewerFile(storePath))).toBe(join('store', 'runs.db.ui.json'));
     const stale = tempFolder();
     try {
+      const store = join(stale.path, 'runs.db');
       writeFileSync(
-        join(stale.path, 'ui.json'),
-        JSON.stringify({ url: 'http://127.0.0.1:1', pid: 2 ** 22 + 1, store: join(stale.path, 'runs.db') }),
+        viewerFile(store),
+        JSON.stringify({ url: 'http://127.0.0.1:1', pid: 2 ** 22 + 1, store }),
       );
-      expect(viewerUrl(join(stale.path, 'runs.db'), id)).toBeUndefined();
+      expect(viewerUrl(store, id)).toBeUndefined();
+      // The next viewer of that store replaces the stale link.
+      const next = await startViewer({ dags: served, store, port: 0 });
+      try {
+        expect(viewerUrl(store, id)).toBe(`${next.url}/runs/${id}`);
+      } finally {
+        await next.close();
+      }
+      expect(existsSync(viewerFile(store))).toBe(false);
     } finally {
       stale.remove();
+    }
+  });
+
+  it('keeps one link per store: two stores of one folder each link to their own viewer', async () => {
+    const { viewerUrl } = await import('../../src/ui/discovery.ts');
+    const folder = tempFolder();
+    const [a, b] = [join(folder.path, 'a.db'), join(folder.path, 'b.db')];
+    const first = await startViewer({ dags: served, store: a, port: 0 });
+    const second = await startViewer({ dags: served, store: b, port: 0 });
+    try {
+      expect(viewerUrl(a, 'x')).toBe(`${first.url}/runs/x`);
+      expect(viewerUrl(b, 'x')).toBe(`${second.url}/runs/x`);
+      await second.close();
+      expect(viewerUrl(a, 'x')).toBe(`${first.url}/runs/x`);
+      expect(viewerUrl(b, 'x')).toBeUndefined();
+    } finally {
+      await first.close();
+      await second.close();
+      folder.remove();
+    }
+  });
+
+  it('leaves the link to the viewer that served the store first; only that viewer removes it', async () => {
+    const { viewerFile, viewerUrl } = await import('../../src/ui/discovery.ts');
+    const folder = tempFolder();
+    const store = join(folder.path, 'runs.db');
+    const first = await startViewer({ dags: served, store, port: 0 });
+    const second = await startViewer({ dags: served, store, port: 0 });
+    try {
+      expect(first.linkedTo).toBe(first.url);
+      expect(second.linkedTo).toBe(first.url);
+      expect(viewerUrl(store, 'x')).toBe(`${first.url}/runs/x`);
+      // `switchyard ui` says so in one line.
+      const { uiAction } = await import('../../src/ui/command.ts');
+      const said: string[] = [];
+      const io = { out: () => {}, err: (line: string) => said.push(line), cwd: folder.path, isTTY: false };
+      await uiAction({ store, dags: served, port: '0' }, io, async () => {});
+      expect(said).toEqual([
+        `switchyard ui: the viewer at ${first.url}/ served this store first: \`switchyard run\` links its runs there`,
+      ]);
+      await second.close();
+      expect(viewerUrl(store, 'x')).toBe(`${first.url}/runs/x`);
+      await first.close();
+      expect(existsSync(viewerFile(store))).toBe(false);
+    } finally {
+      await first.close();
+      await second.close();
+      folder.remove();
     }
   });
 });

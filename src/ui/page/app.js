@@ -116,9 +116,25 @@ document.addEventListener('click', (event) => {
 window.addEventListener('popstate', () => void render());
 
 // A document changed on disk: the documents pages check and draw it again, keeping the reader's place.
+// The same stream tells whether the viewer is still there: it drops when `switchyard ui` stops.
 const changes = new EventSource('/api/documents-live');
+const viewerState = document.getElementById('viewer-state');
 changes.addEventListener('changed', () => {
   if (current.section === 'documents') void render({ focus: false });
+});
+changes.addEventListener('error', () => {
+  if (!viewerState.hidden) return;
+  viewerState.textContent =
+    'The viewer has stopped: this page no longer updates. Start `switchyard ui` again and it picks up where it was.';
+  viewerState.hidden = false;
+  document.body.dataset.viewer = 'stopped';
+});
+changes.addEventListener('ready', () => {
+  if (viewerState.hidden) return;
+  viewerState.hidden = true;
+  document.body.dataset.viewer = 'running';
+  // Back after a stop: what the page shows may have changed meanwhile.
+  void render({ focus: false });
 });
 
 void getMeta().then((meta) => {

@@ -3,6 +3,7 @@
 
 import { getMeta } from './api.js';
 import { h, message } from './dom.js';
+import { zoomable } from './zoom.js';
 
 const dark = window.matchMedia('(prefers-color-scheme: dark)');
 let loaded;
@@ -51,7 +52,8 @@ export async function drawDiagram(container, texts, label) {
       const { svg } = await mermaid.render(`sy-diagram-${counter}`, text);
       const figure = h('div', { class: 'diagram-svg', role: 'img', 'aria-label': label });
       figure.innerHTML = svg;
-      container.replaceChildren(figure);
+      container.zoomKept ??= {};
+      container.replaceChildren(await zoomable(figure, label, container.zoomKept));
       container.dataset.drawn = 'true';
     } catch (error) {
       container.replaceChildren(

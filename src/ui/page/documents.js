@@ -1,9 +1,10 @@
 // The documents pages: every document of the served folder with its verdict, and one document with its
 // problems (line and column), placements, loops and diagram. Both redraw when the files change on disk.
 
-import { encodePath, getJson } from './api.js';
+import { encodePath, getJson, getMeta } from './api.js';
 import { badge, fill, h, link, message } from './dom.js';
 import { duration } from './format.js';
+import { tooLargeNote } from './too-large.js';
 
 /** The list of documents; `list` is the answer of `/api/documents` when already asked for. */
 export async function documentsPage(main, list = getJson('/api/documents')) {
@@ -165,6 +166,18 @@ function loopList(loops) {
   );
 }
 
+/** The `switchyard render` command line that draws the document at `path` of the served folder. */
+async function renderCommand(path) {
+  const meta = await getMeta();
+  const folder = meta.ok ? meta.data.folder : '.';
+  const file = folder === '.' ? path : `${folder}/${path}`;
+  const stem = path
+    .split('/')
+    .pop()
+    .replace(/\.jsonld$/u, '');
+  return `switchyard render ${file} -o ${stem}.svg`;
+}
+
 /** One document's page. */
 export async function documentPage(main, path) {
   // Mermaid is a few megabytes of modules: fetched while the document is checked, not after.
@@ -196,12 +209,12 @@ export async function documentPage(main, path) {
           'The placements of the loop no budget bounds are outlined in red.',
         )
       : null,
-    view.mermaid
+    view.mermaid || view.diagramTooLarge
       ? h(
           'section',
           { 'aria-labelledby': 'diagram-title' },
           h('h2', { id: 'diagram-title' }, 'Diagram'),
-          diagram,
+          view.mermaid ? diagram : tooLargeNote(view.diagramTooLarge, await renderCommand(path)),
         )
       : null,
     view.placements ? placementTable(view) : null,

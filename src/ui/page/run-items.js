@@ -30,6 +30,17 @@ function more(count, what) {
     : null;
 }
 
+/** An item's wait: counting down while it waits, or what it was doing when its run left it there. */
+function waitCell(item) {
+  if (item.stoppedWhile) return h('span', { class: 'quiet' }, `${item.state} while ${item.stoppedWhile}`);
+  if (!item.wait) return '';
+  return h(
+    'span',
+    { class: 'countdown', 'data-until': Date.parse(item.wait.until), 'data-reason': item.wait.reason },
+    item.wait.reason,
+  );
+}
+
 /** The items table. */
 export function itemsTable(detail) {
   if (detail.items.length === 0) return h('p', { class: 'quiet' }, 'No item has been checkpointed yet.');
@@ -63,23 +74,9 @@ function itemRows(items) {
           'tr',
           { 'data-item': item.id },
           h('td', {}, h('a', { href: `#item-${item.id}` }, item.id)),
-          h('td', {}, badge(item.status)),
+          h('td', {}, badge(item.state ?? item.status)),
           h('td', {}, where(item)),
-          h(
-            'td',
-            {},
-            item.wait
-              ? h(
-                  'span',
-                  {
-                    class: 'countdown',
-                    'data-until': Date.parse(item.wait.until),
-                    'data-reason': item.wait.reason,
-                  },
-                  item.wait.reason,
-                )
-              : '',
-          ),
+          h('td', {}, waitCell(item)),
           h('td', { class: 'num' }, item.retries),
           h(
             'td',

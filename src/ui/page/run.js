@@ -2,13 +2,15 @@
 // timeline. While the run goes on, the viewer pushes its new events (server-sent events) and the page
 // updates in place; a wait counts down on the server's clock.
 
-import { encodePath, getJson } from './api.js';
+import { encodePath, getJson, getMeta } from './api.js';
 import { drawDiagram, loadMermaid } from './diagram.js';
 import { badge, fill, h, link, message } from './dom.js';
-import { duration, when } from './format.js';
+import { duration, stamp, when } from './format.js';
 import { itemsTable, timelines } from './run-items.js';
+import { tooLargeNote } from './too-large.js';
 
-// How many times (every 250 ms) a run not found yet is asked for again before the page says so.
+// `switchyard run` prints a run's URL a moment before it commits the run: a page that finds no such run
+// says so at once, and looks again this many times (every 250 ms) in case it is being recorded.
 const RECORD_TRIES = 20;
 
 /** Fills the facts list of a run. */
@@ -46,26 +48,60 @@ function facts(detail, documentPath) {
   );
 }
 
+/** Whether the page still shows run `id` (the reader may have gone elsewhere meanwhile). */
+function stillOn(main, id) {
+  return main.isConnected && window.location.pathname === `/runs/${encodeURIComponent(id)}`;
+}
+
+/** Looks for run `id` a few more times, and draws its page if it turns up while the reader stays. */
+async function lookAgain(main, id) {
+  for (let tries = 0; tries < RECORD_TRIES; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    if (!stillOn(main, id)) return;
+    const answer = await getJson(`/api/runs/${encodeURIComponent(id)}`);
+    if (answer.ok && stillOn(main, id)) return drawRun(main, id, answer.data);
+    if (answer.status !== 404) return;
+  }
+}
+
 /** The run page for run `id`. Resolves once first drawn; keeps itself up to date while the run goes on. */
 export async function runPage(main, id) {
   // Mermaid is a few megabytes of modules: fetched while the run is read, not after.
   void loadMermaid().catch(() => undefined);
-  let answer = await getJson(`/api/runs/${encodeURIComponent(id)}`);
-  // `switchyard run` prints the page's URL as the run starts, a moment before its record is committed.
-  for (let tries = 0; !answer.ok && answer.status === 404 && tries < RECORD_TRIES; tries++) {
-    fill(main, h('h1', {}, `Run ${id}`), message('note', 'Waiting for the run to be recorded…'));
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    if (window.location.pathname !== `/runs/${encodeURIComponent(id)}`) return;
-    answer = await getJson(`/api/runs/${encodeURIComponent(id)}`);
+  const answer = await getJson(`/api/runs/${encodeURIComponent(id)}`);
+  if (answer.ok) return drawRun(main, id, answer.data);
+  fill(
+    main,
+    h('p', { class: 'crumbs' }, link('/runs', 'Runs')),
+    h('h1', {}, `Run ${id}`),
+    message('error', answer.message),
+  );
+  if (answer.status === 404) void lookAgain(main, id);
+}
+
+/** The live line of a run that is not moving on: aborted (resumable), or stalled with its lease expired. */
+function stillLine(detail) {
+  if (detail.stalled) {
+    return `No process is moving this run on: its lease expired at ${stamp(detail.lease?.expiresAt)}. \`switchyard resume ${detail.id}\` goes on from its checkpoints.`;
   }
-  if (!answer.ok) {
-    return fill(
-      main,
-      h('p', { class: 'crumbs' }, link('/runs', 'Runs')),
-      h('h1', {}, `Run ${id}`),
-      message('error', answer.message),
-    );
+  if (detail.status === 'aborted') {
+    return `The run was aborted. \`switchyard resume ${detail.id}\` goes on from where each item stood.`;
   }
+  return '';
+}
+
+/** The `switchyard render --run` command line that draws the path of a run over its document. */
+async function runRenderCommand(detail, byIri) {
+  const meta = await getMeta();
+  const path = byIri.get(detail.dag.iri);
+  const folder = meta.ok ? meta.data.folder : '.';
+  const file = path === undefined ? '<document>' : folder === '.' ? path : `${folder}/${path}`;
+  const store = meta.ok ? ` --store ${meta.data.store}` : '';
+  return `switchyard render ${file} --run ${detail.id}${store} -o run.svg`;
+}
+
+/** Draws run `id` from its first answer, and keeps it up to date while the run goes on. */
+async function drawRun(main, id, first) {
   const docs = await getJson('/api/documents');
   const byIri = new Map(docs.ok ? docs.data.documents.filter((d) => d.id).map((d) => [d.id, d.path]) : []);
 
@@ -93,20 +129,29 @@ export async function runPage(main, id) {
 
   let drawn = '';
   let clockOffset = 0;
+  let state = first.status;
   const show = async (detail) => {
     clockOffset = detail.serverNow - Date.now();
-    fill(title, `Run ${detail.dagName ? `of ${detail.dagName}` : ''} `, badge(detail.status));
+    state = detail.stalled ? 'stalled' : detail.status;
+    fill(title, `Run ${detail.dagName ? `of ${detail.dagName}` : ''} `, badge(state));
+    if (state === 'running') fill(live, 'Live: this page updates as the run goes on.');
+    else if (live.dataset.ended !== 'true') fill(live, stillLine(detail));
     main.dataset.status = detail.status;
     fill(factList, facts(detail, byIri.get(detail.dag.iri)));
     fill(items, itemsTable(detail));
     fill(timeline, timelines(detail, timeline));
-    if (!detail.mermaid) fill(diagram, message('note', 'This run recorded no document to draw.'));
+    if (detail.diagramTooLarge) {
+      if (drawn !== 'too large') {
+        drawn = 'too large';
+        fill(diagram, tooLargeNote(detail.diagramTooLarge, await runRenderCommand(detail, byIri)));
+      }
+    } else if (!detail.mermaid) fill(diagram, message('note', 'This run recorded no document to draw.'));
     else if (detail.mermaid.light !== drawn) {
       drawn = detail.mermaid.light;
       await drawDiagram(diagram, detail.mermaid, `Path of run ${detail.id}`);
     }
   };
-  await show(answer.data);
+  await show(first);
 
   // Waits count down between updates.
   const ticker = setInterval(() => {
@@ -118,8 +163,8 @@ export async function runPage(main, id) {
     }
   }, 200);
 
-  if (answer.data.status !== 'running') return;
-  fill(live, 'Live: this page updates as the run goes on.');
+  // A stalled run is followed too: `switchyard resume` may move it on while the page is open.
+  if (first.status !== 'running') return;
   let refreshing = false;
   let again = false;
   const refresh = async () => {
@@ -135,17 +180,30 @@ export async function runPage(main, id) {
     } while (again);
     refreshing = false;
   };
-  const after = answer.data.lastSeq ?? -1;
+  const after = first.lastSeq ?? -1;
   const source = new EventSource(`/api/runs/${encodeURIComponent(id)}/live?after=${after}`);
   main.closeLive = () => source.close();
   source.addEventListener('events', () => void refresh());
+  source.addEventListener('changed', () => void refresh());
   source.addEventListener('end', async (e) => {
     source.close();
     await refresh();
-    const { status } = JSON.parse(e.data);
-    fill(live, `The run ended: ${status}.`);
+    const { status, message: why } = JSON.parse(e.data);
+    // An aborted run keeps the line that says how to resume it.
+    if (why || status !== 'aborted') {
+      live.dataset.ended = 'true';
+      fill(live, why ?? `The run ended: ${status}.`);
+    }
   });
   source.addEventListener('error', () => {
     if (source.readyState === EventSource.CLOSED) fill(live, 'Live updates stopped: reload to try again.');
+    else fill(live, 'Live updates paused: the viewer is not answering. They go on once it is back.');
+  });
+  // Each connection starts with `ready`: after a pause, what the run did meanwhile is read again.
+  let connected = false;
+  source.addEventListener('ready', () => {
+    if (connected) void refresh();
+    connected = true;
+    if (state === 'running') fill(live, 'Live: this page updates as the run goes on.');
   });
 }

@@ -136,10 +136,20 @@ export async function runsPage(main, params, navigate, asked = {}) {
     if (!body.isConnected) return clearInterval(timer);
     if (pages > 0 || document.activeElement === more) return;
     const answer = await getJson(`/api/runs?${pageQuery(params, undefined)}`);
-    if (!answer.ok || !body.isConnected) return;
+    if (!body.isConnected) return;
+    // The store was removed, replaced by a file that is not one, or locked: its old rows are not shown as if
+    // they were still there. (A viewer that stopped is said once, above every page.)
+    if (!answer.ok) {
+      if (answer.code === 'E_OFFLINE') return;
+      body.replaceChildren();
+      fill(status, message(answer.code === 'E_NO_RUNS' ? 'note' : 'error', answer.message));
+      cursor = undefined;
+      more.hidden = true;
+      return;
+    }
     const rows = answer.data.runs.map((r) => runRow(r, names));
     const fresh = rows.map((tr) => tr.textContent).join('\n');
-    if (fresh === shownRows()) return;
+    if (fresh === shownRows() && status.childElementCount === 0) return;
     body.replaceChildren(...rows);
     fill(status, rows.length === 0 ? message('note', 'No runs match.') : null);
     cursor = answer.data.next;
