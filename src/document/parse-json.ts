@@ -2,14 +2,7 @@
  * Strict JSON parsing with positions: syntax errors become `E_JSON_SYNTAX` problems with line and column,
  * and JSON pointers into the parsed text can be mapped back to where they are written.
  */
-import {
-  findNodeAtLocation,
-  type Node,
-  type ParseError,
-  parse,
-  parseTree,
-  printParseErrorCode,
-} from 'jsonc-parser';
+import { type Node, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { type Problem, problem } from '../errors.ts';
 import { firstTooDeep, MAX_DOCUMENT_DEPTH } from './limits.ts';
 
@@ -73,13 +66,35 @@ function positionsOf(text: string): (offset: number) => Position {
 }
 
 /** Splits an RFC 6901 pointer into its segments ('' is the whole document). */
-function pointerSegments(pointer: string): (string | number)[] {
+function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+
+/**
+ * The node of the value at `segments`. Where an object writes a name twice, the last one is taken, as
+ * `JSON.parse` does, so a pointer shows the value that is used.
+ */
+function valueAt(tree: Node, segments: readonly string[]): Node | undefined {
+  let node = tree;
+  for (const segment of segments) {
+    const children = node.children ?? [];
+    let next: Node | undefined;
+    if (node.type === 'object') {
+      for (let i = children.length - 1; i >= 0 && next === undefined; i--) {
+        const [name, value] = children[i]?.children ?? [];
+        if (name?.value === segment && value) next = value;
+      }
+    } else if (node.type === 'array' && /^(0|[1-9][0-9]*)$/.test(segment)) {
+      next = children[Number(segment)];
+    }
+    if (next === undefined) return undefined;
+    node = next;
+  }
+  return node;
 }
 
 /** Builds a {@link Locate} for `text`; a pointer to a property points at the property's name. */
@@ -93,7 +108,7 @@ export function locator(text: string): Locate {
       parsed = true;
     }
     if (!tree) return undefined;
-    const node = findNodeAtLocation(tree, pointerSegments(pointer));
+    const node = valueAt(tree, pointerSegments(pointer));
     if (!node) return undefined;
     const anchor = node.parent?.type === 'property' ? node.parent : node;
     return position(anchor.offset);
