@@ -4,7 +4,7 @@
  */
 import { type Node, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { type Problem, problem } from '../errors.ts';
-import { firstTooDeep, MAX_DOCUMENT_DEPTH } from './limits.ts';
+import { clip, firstTooDeep, MAX_DOCUMENT_DEPTH } from './limits.ts';
 
 /** A 1-based position in a text. */
 export interface Position {
@@ -115,6 +115,41 @@ export function locator(text: string): Locate {
   };
 }
 
+const LONE_SURROGATE = /\p{Cs}/u;
+/** A text without a surrogate escape or a lone surrogate cannot parse to a string that holds one. */
+const MAY_HOLD_SURROGATE = /\\u[dD][89a-fA-F]|\p{Cs}/u;
+
+function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/**
+ * The pointer of the first name or string in `value` holding a lone UTF-16 surrogate (a `\ud800` escape
+ * without its pair): it is not a character, and would be written out as U+FFFD, like the text that writes
+ * U+FFFD itself. One iterative pass.
+ */
+function loneSurrogateAt(value: unknown): string | undefined {
+  const stack: { value: unknown; pointer: string }[] = [{ value, pointer: '' }];
+  while (stack.length > 0) {
+    const { value: current, pointer } = stack.pop() as { value: unknown; pointer: string };
+    if (typeof current === 'string') {
+      if (LONE_SURROGATE.test(current)) return pointer;
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--)
+        stack.push({ value: current[i], pointer: `${pointer}/${i}` });
+    } else if (current !== null && typeof current === 'object') {
+      const entries = Object.entries(current);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, inner] = entries[i] as [string, unknown];
+        const at = `${pointer}/${escapeSegment(key)}`;
+        if (LONE_SURROGATE.test(key)) return at;
+        stack.push({ value: inner, pointer: at });
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Options of {@link parseJson}. */
 export interface ParseOptions {
   /** Deepest nesting of arrays and objects accepted; default {@link MAX_DOCUMENT_DEPTH}. */
@@ -146,13 +181,35 @@ export function parseJson(text: string, file?: string, options: ParseOptions = {
   }
   // The built-in parser accepts exactly strict JSON and is several times faster; the tolerant parser only
   // runs to describe what is wrong, with positions.
+  let value: unknown;
+  let parsed = false;
   try {
-    return { value: JSON.parse(source) as unknown, problems: [], locate: locator(source) };
+    value = JSON.parse(source) as unknown;
+    parsed = true;
   } catch {
     // described below
   }
+  if (parsed) {
+    const locate = locator(source);
+    const surrogate = MAY_HOLD_SURROGATE.test(source) ? loneSurrogateAt(value) : undefined;
+    if (surrogate === undefined) return { value, problems: [], locate };
+    const position = locate(surrogate);
+    const at = position === undefined ? '' : ` at ${position.line}:${position.column}`;
+    const message = `the string${at} (${surrogate === '' ? 'the document' : clip(surrogate)}) holds a lone UTF-16 surrogate escape (\\uD800–\\uDFFF without its pair), which is not a character — write the character itself or both halves of its pair`;
+    return {
+      value: undefined,
+      problems: [
+        problem('E_ENCODING', message, {
+          pointer: surrogate,
+          ...(position ?? {}),
+          ...(file === undefined ? {} : { file }),
+        }),
+      ],
+      locate,
+    };
+  }
   const errors: ParseError[] = [];
-  const value: unknown = parse(source, errors, {
+  value = parse(source, errors, {
     disallowComments: true,
     allowTrailingComma: false,
     allowEmptyContent: false,
