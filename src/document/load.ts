@@ -53,6 +53,27 @@ function isCanonical(value: unknown): boolean {
   return record['@context'] === CONTEXT_IRI && !('@graph' in record);
 }
 
+/**
+ * The document for the JSON-LD processor: without the top-level `$schema` that editors use to find the
+ * schema, which is not part of the graph (a processor in safe mode would refuse it as an unknown term).
+ */
+function withoutSchemaKey(raw: unknown, where: { file?: string }, locate: LoadResult['locate']) {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !Object.hasOwn(raw, '$schema')) {
+    return { raw, problems: [] };
+  }
+  const { $schema: schema, ...rest } = raw as Record<string, unknown>;
+  // The same rule as the schema's for the canonical form.
+  if (typeof schema === 'string' && schema.length <= 2048) return { raw: rest, problems: [] };
+  const message =
+    '$schema: must be a string of at most 2048 characters, the path or URL of schemas/dag.schema.json — correct it or remove it';
+  return {
+    raw: rest,
+    problems: [
+      problem('E_SCHEMA', message, { ...where, pointer: '/$schema', ...(locate('/$schema') ?? {}) }),
+    ],
+  };
+}
+
 /** A load that stopped before a model: `problems` say why. */
 function failed(
   problems: readonly Problem[],
@@ -107,13 +128,15 @@ async function loadParsed(text: string, file: string | undefined): Promise<LoadR
     // single value for a set): it loads through the JSON-LD path. When that fails too, the problems of the
     // document as written are the ones to show.
     if (!usesJsonLdFeatures(raw)) return failed(problems, 'canonical', parsed.locate);
-    const normalised = await normalise(raw, file);
+    const normalised = await normalise(withoutSchemaKey(raw, where, parsed.locate).raw, file);
     if (normalised.canonical && validateSchema(normalised.canonical).length === 0) {
       return fromNormalised(raw, normalised.canonical, parsed.locate, where, await pointerMapper());
     }
     return failed(problems, 'canonical', parsed.locate);
   }
-  const normalised = await normalise(raw, file);
+  const forProcessor = withoutSchemaKey(raw, where, parsed.locate);
+  if (forProcessor.problems.length > 0) return failed(forProcessor.problems, 'jsonld', parsed.locate);
+  const normalised = await normalise(forProcessor.raw, file);
   if (!normalised.canonical) {
     // The JSON-LD path's problems point into the document as written, so they can carry its positions.
     const problems = normalised.problems.map((p) => {
