@@ -6,10 +6,12 @@
 import { type Problem, problem } from '../errors.ts';
 import { refusedContexts } from './context-refs.ts';
 import { nestFlattened } from './embed-nodes.ts';
+import { inlineImports } from './inline-import.ts';
 import { compactDag, expand, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
 import { clip } from './limits.ts';
-import { droppedByFraming } from './lossless.ts';
+import { namedGraphs, unreachedNodes } from './lossless.ts';
 import { CONTEXT_IRI } from './model.ts';
+import { isOneTree, nodeMap } from './node-map.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -152,13 +154,20 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
   if (refused.length > 0) return { canonical: undefined, problems: refused };
   let framed: Record<string, unknown>;
   try {
-    const expanded = nativeLiterals(await expand(raw));
-    // Framing keeps only what the Dag node reaches: anything else would be dropped without a word.
-    const dropped = droppedByFraming(expanded, raw, file);
-    if (dropped.length > 0) return { canonical: undefined, problems: dropped };
-    // One top-level node means the placements and routes are nested in it; a flattened document is nested
-    // first, in one pass. Compaction then only renames.
-    framed = await compactDag(expanded.length === 1 ? expanded : nestFlattened(expanded));
+    const expanded = nativeLiterals(await expand(inlineImports(raw)));
+    // Nesting keeps only what the Dag node reaches: anything else would be dropped without a word.
+    const graphs = namedGraphs(expanded, raw, file);
+    if (graphs.length > 0) return { canonical: undefined, problems: graphs };
+    if (isOneTree(expanded)) {
+      framed = await compactDag(expanded);
+    } else {
+      // The node map holds every node once with its edges forward, however the document nests, splits or
+      // reverses them; the tree under the Dag node is nested from it, and compaction then only renames.
+      const map = nodeMap(expanded);
+      const dropped = unreachedNodes(map, raw, file);
+      if (dropped.length > 0) return { canonical: undefined, problems: dropped };
+      framed = await compactDag(nestFlattened(map.nodes));
+    }
   } catch (error) {
     return { canonical: undefined, problems: [jsonLdProblem(error, raw, file)] };
   }
