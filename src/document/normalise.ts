@@ -6,9 +6,10 @@
 import { type Problem, problem } from '../errors.ts';
 import { refusedContexts } from './context-refs.ts';
 import { nestFlattened } from './embed-nodes.ts';
+import { expansionWork } from './expansion-work.ts';
 import { inlineImports } from './inline-import.ts';
 import { compactDag, expand, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
-import { clip } from './limits.ts';
+import { clip, MAX_EXPANSION_WORK } from './limits.ts';
 import { namedGraphs, unreachedNodes } from './lossless.ts';
 import { CONTEXT_IRI } from './model.ts';
 import { isOneTree, nodeMap } from './node-map.ts';
@@ -132,6 +133,17 @@ function jsonLdProblem(error: unknown, raw: unknown, file: string | undefined): 
   );
 }
 
+/** An `E_TOO_COSTLY` problem when expanding `input` would cost more than {@link MAX_EXPANSION_WORK}. */
+function tooCostly(input: unknown, file: string | undefined): Problem | undefined {
+  const work = expansionWork(input, MAX_EXPANSION_WORK);
+  if (work.units <= MAX_EXPANSION_WORK) return undefined;
+  return problem(
+    'E_TOO_COSTLY',
+    `expanding this JSON-LD would process more than ${MAX_EXPANSION_WORK.toLocaleString('en')} term definitions (the costliest: ${work.what}), since a scoped context or a context on a node is processed again at every node that uses it — define the terms once in the top-level context instead`,
+    { ...(file === undefined ? {} : { file }), pointer: work.pointer },
+  );
+}
+
 function dagNodes(framed: Record<string, unknown>): Record<string, unknown>[] {
   const graph = framed['@graph'];
   const isDag = (node: Record<string, unknown>) => node['@type'] === 'Dag';
@@ -152,9 +164,12 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
   const where = file === undefined ? {} : { file };
   const refused = refusedContexts(raw, file);
   if (refused.length > 0) return { canonical: undefined, problems: refused };
+  const input = inlineImports(raw);
+  const costly = tooCostly(input, file);
+  if (costly) return { canonical: undefined, problems: [costly] };
   let framed: Record<string, unknown>;
   try {
-    const expanded = nativeLiterals(await expand(inlineImports(raw)));
+    const expanded = nativeLiterals(await expand(input));
     // Nesting keeps only what the Dag node reaches: anything else would be dropped without a word.
     const graphs = namedGraphs(expanded, raw, file);
     if (graphs.length > 0) return { canonical: undefined, problems: graphs };

@@ -5,6 +5,8 @@
 import { type Node, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { type Problem, problem } from '../errors.ts';
 import { clip, firstTooDeep, MAX_DOCUMENT_DEPTH } from './limits.ts';
+import { loneSurrogateIn } from './lone-surrogate.ts';
+import { offsetOf } from './scan-pointer.ts';
 
 /** A 1-based position in a text. */
 export interface Position {
@@ -97,12 +99,25 @@ function valueAt(tree: Node, segments: readonly string[]): Node | undefined {
   return node;
 }
 
-/** Builds a {@link Locate} for `text`; a pointer to a property points at the property's name. */
-export function locator(text: string): Locate {
+/** Lookups a {@link Locate} answers by scanning the text before it builds the text's tree once for the rest. */
+const SCANS_BEFORE_TREE = 4;
+
+/**
+ * Builds a {@link Locate} for `text`; a pointer to a property points at the property's name. For a text
+ * known to be JSON (`valid`), the first lookups scan the text along the pointer, which is much cheaper than
+ * building its tree when only a problem or two is shown; later ones use the tree.
+ */
+export function locator(text: string, valid = false): Locate {
   let tree: Node | undefined;
   let parsed = false;
+  let scans = valid ? SCANS_BEFORE_TREE : 0;
   const position = positionsOf(text);
   return (pointer) => {
+    if (scans > 0) {
+      scans--;
+      const offset = offsetOf(text, pointerSegments(pointer));
+      return offset === undefined ? undefined : position(offset);
+    }
     if (!parsed) {
       tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
       parsed = true;
@@ -113,41 +128,6 @@ export function locator(text: string): Locate {
     const anchor = node.parent?.type === 'property' ? node.parent : node;
     return position(anchor.offset);
   };
-}
-
-const LONE_SURROGATE = /\p{Cs}/u;
-/** A text without a surrogate escape or a lone surrogate cannot parse to a string that holds one. */
-const MAY_HOLD_SURROGATE = /\\u[dD][89a-fA-F]|\p{Cs}/u;
-
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-/**
- * The pointer of the first name or string in `value` holding a lone UTF-16 surrogate (a `\ud800` escape
- * without its pair): it is not a character, and would be written out as U+FFFD, like the text that writes
- * U+FFFD itself. One iterative pass.
- */
-function loneSurrogateAt(value: unknown): string | undefined {
-  const stack: { value: unknown; pointer: string }[] = [{ value, pointer: '' }];
-  while (stack.length > 0) {
-    const { value: current, pointer } = stack.pop() as { value: unknown; pointer: string };
-    if (typeof current === 'string') {
-      if (LONE_SURROGATE.test(current)) return pointer;
-    } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--)
-        stack.push({ value: current[i], pointer: `${pointer}/${i}` });
-    } else if (current !== null && typeof current === 'object') {
-      const entries = Object.entries(current);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, inner] = entries[i] as [string, unknown];
-        const at = `${pointer}/${escapeSegment(key)}`;
-        if (LONE_SURROGATE.test(key)) return at;
-        stack.push({ value: inner, pointer: at });
-      }
-    }
-  }
-  return undefined;
 }
 
 /** Options of {@link parseJson}. */
@@ -190,8 +170,8 @@ export function parseJson(text: string, file?: string, options: ParseOptions = {
     // described below
   }
   if (parsed) {
-    const locate = locator(source);
-    const surrogate = MAY_HOLD_SURROGATE.test(source) ? loneSurrogateAt(value) : undefined;
+    const locate = locator(source, true);
+    const surrogate = loneSurrogateIn(source, value);
     if (surrogate === undefined) return { value, problems: [], locate };
     const position = locate(surrogate);
     const at = position === undefined ? '' : ` at ${position.line}:${position.column}`;

@@ -34,22 +34,31 @@ const document = (budget: string, kind: string) => `{
   ]
 }`;
 
-describe('a name written twice in an object', () => {
+describe.each([
+  ['by the tree of the text', false],
+  ['by scanning the text', true],
+])('a name written twice in an object, located %s', (_how, scan) => {
   it('locates the value JSON.parse used (the last), at any depth', () => {
     const text = '{"a": {"b": 1, "b": [1, {"c": 1, "c": 2}]}, "a": {"b": 3, "b": [4, {"c": 5, "c": 6}]}}';
-    const locate = locator(text);
     expect(JSON.parse(text).a.b[1].c).toBe(6);
-    expect(locate('/a')).toEqual(positionOf(text, '"a"', 1));
-    expect(locate('/a/b')).toEqual(positionOf(text, '"b"', 3));
-    expect(locate('/a/b/1/c')).toEqual(positionOf(text, '"c"', 3));
+    expect(locator(text, scan)('/a')).toEqual(positionOf(text, '"a"', 1));
+    expect(locator(text, scan)('/a/b')).toEqual(positionOf(text, '"b"', 3));
+    expect(locator(text, scan)('/a/b/1/c')).toEqual(positionOf(text, '"c"', 3));
+  });
+
+  it('a later value without the pointed-at part hides an earlier one that has it', () => {
+    const text = '{"a": {"b": 1}, "a": 2}';
+    expect(locator(text, scan)('/a/b')).toBeUndefined();
   });
 
   it('locates a property named like an index, and an index, as written', () => {
     const text = '{"0": "x", "0": ["y", "z"]}';
-    expect(locator(text)('/0')).toEqual(positionOf(text, '"0"', 1));
-    expect(locator(text)('/0/1')).toEqual(positionOf(text, '"z"', 0));
+    expect(locator(text, scan)('/0')).toEqual(positionOf(text, '"0"', 1));
+    expect(locator(text, scan)('/0/1')).toEqual(positionOf(text, '"z"', 0));
   });
+});
 
+describe('a name written twice in a document', () => {
   it('a schema problem of a duplicated budget bound points at the bound that is used', async () => {
     const text = document('"max": 2, "max": -1', '"kind": "task"');
     const { problems } = await loadDagText(text, 'dup.jsonld');
