@@ -53,10 +53,10 @@ export const SUPERLINEAR: Readonly<Record<string, (n: number) => Json>> = {
     })),
   'many type values with scoped contexts': (n) => {
     const types: Json = {};
-    for (let i = 0; i < 100; i++) types[`T${i}`] = { '@id': `sy:T${i}`, '@context': { x: 'sy:x' } };
-    return dagOf([CONTEXT_IRI, types], n, (p) => ({
+    for (let i = 0; i < 20; i++) types[`T${i}`] = { '@id': `sy:T${i}`, '@context': { x: 'sy:x' } };
+    return dagOf([CONTEXT_IRI, termsOf(100, 'u'), types], n, (p) => ({
       ...p,
-      '@type': Array.from({ length: 100 }, (_, j) => `T${j}`),
+      '@type': Array.from({ length: 20 }, (_, j) => `T${j}`),
     }));
   },
   'a distinct context on every node over a large one': (n) =>
