@@ -49,7 +49,8 @@ function define(target: Json, key: string, value: unknown): void {
 
 /**
  * True when the expanded form is already one tree that holds every node once with its edges forward: one
- * top-level node, no `@reverse` or `@included`, and no node given properties in two places. Such a form
+ * top-level node, no `@reverse` or `@included`, no node given properties in two places, and no blank
+ * node labels. Such a form
  * needs no node map, and compacts as it is.
  */
 export function isOneTree(expanded: readonly unknown[]): boolean {
@@ -65,6 +66,8 @@ export function isOneTree(expanded: readonly unknown[]): boolean {
     if (!isRecord(value) || '@value' in value) continue;
     if ('@reverse' in value || '@included' in value) return false;
     const id = value['@id'];
+    // A blank node label is not part of the graph: the node map leaves out the ones referred to once.
+    if (typeof id === 'string' && id.startsWith('_:')) return false;
     if (typeof id === 'string' && Object.keys(value).length > 1) {
       if (ids.has(id)) return false;
       ids.add(id);

@@ -34,15 +34,20 @@ function nativeValue(node: Record<string, unknown>): number | string | undefined
 }
 
 /**
- * Rewrites, in place, the typed literals the canonical form writes natively: xsd:integer as a number,
- * xsd:string as a string. The expanded form is the processor's fresh output, so nothing else sees it; one
- * iterative pass, no copies.
+ * Rewrites, in place, the typed literals the canonical form writes natively (xsd:integer as a number,
+ * xsd:string as a string), and writes each type of a node once. The expanded form is the processor's fresh
+ * output, so nothing else sees it; one iterative pass, no copies.
  */
 function nativeLiterals(expanded: unknown[]): unknown[] {
   const stack: unknown[] = [expanded];
   const visit = (holder: Record<string | number, unknown>, key: string | number) => {
     const inner = holder[key];
     if (inner === null || typeof inner !== 'object') return;
+    // A type written twice is one triple.
+    if (key === '@type' && Array.isArray(inner) && new Set(inner).size < inner.length) {
+      holder[key] = [...new Set(inner)];
+      return;
+    }
     const native = Array.isArray(inner) ? undefined : nativeValue(inner as Record<string, unknown>);
     if (native === undefined) stack.push(inner);
     // defineProperty writes an own property whatever the key is called.

@@ -117,6 +117,24 @@ export const GRAPH_FORMS: Readonly<Record<string, (doc: Json) => Promise<unknown
     ...doc,
     '@context': { '@version': 1.1, '@import': CONTEXT_IRI, extra: 'sy:unusedTerm' },
   }),
+  'the type as a compact IRI': async (doc) => ({ ...doc, '@type': 'sy:Dag' }),
+  'the type twice, once as a full IRI': async (doc) => ({ ...doc, '@type': ['Dag', `${VOCAB_IRI}Dag`] }),
+  'null for values left out': async (doc) => {
+    const { body, placements } = parts(doc);
+    const withNulls = placements.map((p) => (p.label === undefined ? { ...p, label: null } : p));
+    return { '@context': CONTEXT_IRI, ...body, placements: withNulls };
+  },
+  'blank node labels on placements and routes': async (doc) => {
+    const { body, placements } = parts(doc);
+    const labelled = placements.map((p, i) => ({
+      '@id': `_:placement${i}`,
+      ...p,
+      ...(Array.isArray(p.routes)
+        ? { routes: (p.routes as Json[]).map((r, j) => ({ '@id': `_:route${i}-${j}`, ...r })) }
+        : {}),
+    }));
+    return { '@context': CONTEXT_IRI, ...body, placements: labelled };
+  },
   '@reverse': async (doc) => {
     const { dag, placements, budgets, id } = parts(doc);
     const toDag = (property: string) => ({ '@reverse': { [property]: { '@id': id } } });
