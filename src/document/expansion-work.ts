@@ -34,6 +34,12 @@ export interface ExpansionWork {
 /** How many active contexts jsonld.js keeps a processed context for (`MAX_ACTIVE_CONTEXTS`). */
 const CACHED_PER_CONTEXT = 10;
 
+/** Where a context is written, and what to call it in a message. */
+interface Source {
+  readonly pointer: string;
+  readonly what: () => string;
+}
+
 /** One value to expand: the active context it is expanded over, and the property it is the value of. */
 interface Pending {
   readonly value: unknown;
@@ -100,22 +106,15 @@ export function expansionWork(raw: unknown, bound = Number.POSITIVE_INFINITY): E
     return at >= 0;
   };
   /** Processes `context` (written as `text`) over the active context `key`; returns the resulting one. */
-  const apply = (
-    context: unknown,
-    text: string,
-    key: number,
-    fresh: boolean,
-    source: () => [string, string],
-  ) => {
+  const apply = (context: unknown, text: string, key: number, fresh: boolean, source: Source) => {
     const hit = !fresh && isCached(text, key);
-    const [pointer, what] = source();
-    charge(hit ? costs.cached(context) : costs.processing(context), pointer, () => what);
+    charge(hit ? costs.cached(context) : costs.processing(context), source.pointer, source.what);
     return fresh ? next++ : numberOf(key, text);
   };
-  const scopedSource = (term: string) => (): [string, string] => [
-    scoped.get(term)?.pointer ?? '',
-    `the scoped context of term '${clip(term)}'`,
-  ];
+  const scopedSource = (term: string): Source => ({
+    pointer: scoped.get(term)?.pointer ?? '',
+    what: () => `the scoped context of term '${clip(term)}'`,
+  });
 
   const stack: Pending[] = [
     { value: raw, pointer: '', key: 0, property: undefined, fresh: false, typeMap: false },
@@ -143,14 +142,15 @@ export function expansionWork(raw: unknown, bound = Number.POSITIVE_INFINITY): E
     // The node's own context, entry by entry.
     if (Object.hasOwn(value, '@context')) {
       const at = `${pointer}/@context`;
+      const own: Source = { pointer: at, what: () => `the context at ${clip(at)}` };
       for (const entry of contextEntries(value['@context'])) {
         const text = typeof entry === 'string' ? entry : JSON.stringify(entry);
         if (isRecord(entry) && entry['@propagate'] === false) {
           // Not propagated: processed over a fresh copy, and everything below is copied afresh too.
-          charge(costs.copy, at, () => `the context at ${clip(at)}`);
+          charge(costs.copy, at, own.what);
           fresh = true;
         }
-        key = apply(entry, text, key, fresh, () => [at, `the context at ${clip(at)}`]);
+        key = apply(entry, text, key, fresh, own);
       }
     }
     // The contexts of its types, each over a fresh copy.
@@ -159,7 +159,7 @@ export function expansionWork(raw: unknown, bound = Number.POSITIVE_INFINITY): E
       for (const type of contextEntries(types)) {
         const definition = typeof type === 'string' ? scoped.get(type) : undefined;
         if (!definition) continue;
-        charge(costs.copy, definition.pointer, () => `the scoped context of term '${clip(String(type))}'`);
+        charge(costs.copy, definition.pointer, scopedSource(String(type)).what);
         fresh = true;
         key = apply(definition.context, definition.text, key, fresh, scopedSource(String(type)));
       }
@@ -172,7 +172,7 @@ export function expansionWork(raw: unknown, bound = Number.POSITIVE_INFINITY): E
       let termKey = key;
       let below = fresh;
       if (definition && item.typeMap) {
-        charge(costs.copy, definition.pointer, () => scopedSource(name)()[1]);
+        charge(costs.copy, definition.pointer, scopedSource(name).what);
         below = true;
       }
       if (definition) termKey = apply(definition.context, definition.text, key, below, scopedSource(name));
