@@ -7,9 +7,11 @@
 export type ProblemCode =
   | 'E_FILE_NOT_FOUND'
   | 'E_FILE_READ'
+  | 'E_ENCODING'
   | 'E_JSON_SYNTAX'
   | 'E_TOO_DEEP'
   | 'E_TOO_LARGE'
+  | 'E_TOO_COSTLY'
   | 'E_JSONLD'
   | 'E_CONTEXT_REFUSED'
   | 'E_JSONLD_LOSSY'

@@ -4,7 +4,7 @@
 import { ucs2length } from './ucs2length.ts';
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://w3id.org/switchyard/schemas/dag.schema.json","title":"Switchyard DAG document","description":"The compact JSON-LD form of a Switchyard DAG, with the published context referenced by IRI.","type":"object","required":["@context","@id","@type","name","version","entrypoints","placements"],"additionalProperties":false,"properties":{"@context":{"const":"https://w3id.org/switchyard/context/v1"},"@id":{"$ref":"#/$defs/iri"},"@type":{"const":"Dag"},"name":{"type":"string","minLength":1,"maxLength":1000},"version":{"type":"string","minLength":1,"maxLength":200},"description":{"$ref":"#/$defs/longText"},"entrypoints":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/key"},"description":"Placement keys where items may start, in order: the first is the default."},"budgets":{"type":"array","items":{"$ref":"#/$defs/budget"}},"placements":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/placement"}}},"$defs":{"iri":{"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048},"key":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200},"name":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_.-]*$","maxLength":200,"description":"A budget or output name: a letter or underscore, then letters, digits, '_', '.' or '-'."},"pointer":{"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048},"budget":{"type":"object","required":["name","max"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"max":{"type":"integer","minimum":0,"maximum":1000000},"description":{"$ref":"#/$defs/longText"}}},"route":{"type":"object","required":["output","to"],"additionalProperties":false,"properties":{"output":{"$ref":"#/$defs/name"},"to":{"$ref":"#/$defs/key"},"kind":{"enum":["next","retry","salvage"],"default":"next"},"budget":{"$ref":"#/$defs/name"},"exhausted":{"$ref":"#/$defs/key"},"resets":{"type":"array","items":{"$ref":"#/$defs/name"}},"label":{"$ref":"#/$defs/text"}}},"mapping":{"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/$defs/pointer"},"to":{"$ref":"#/$defs/pointer"}}},"routes":{"type":"array","items":{"$ref":"#/$defs/route"}},"placement":{"type":"object","required":["kind"],"oneOf":[{"$ref":"#/$defs/task"},{"$ref":"#/$defs/scatter"},{"$ref":"#/$defs/gather"},{"$ref":"#/$defs/embed"},{"$ref":"#/$defs/terminal"},{"$ref":"#/$defs/phase"}],"discriminator":{"propertyName":"kind"},"properties":{"kind":{"type":"string"}}},"task":{"type":"object","required":["key","kind","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"task"},"node":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}}},"scatter":{"type":"object","required":["key","kind","items"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"scatter"},"items":{"$ref":"#/$defs/pointer"},"node":{"$ref":"#/$defs/iri"},"dag":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}},"oneOf":[{"required":["node"]},{"required":["dag"]}]},"gather":{"type":"object","required":["key","kind","into"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"gather"},"reducer":{"enum":["collect","partition","first","quorum"],"default":"collect"},"require":{"enum":["all","any","quorum"],"default":"all"},"quorum":{"type":"integer","minimum":1,"maximum":1000000},"into":{"$ref":"#/$defs/pointer"},"routes":{"$ref":"#/$defs/routes"}}},"embed":{"type":"object","required":["key","kind","dag"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"embed"},"dag":{"$ref":"#/$defs/iri"},"input":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"result":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"routes":{"$ref":"#/$defs/routes"}}},"terminal":{"type":"object","required":["key","kind","outcome"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"terminal"},"outcome":{"enum":["completed","failed"]}}},"phase":{"type":"object","required":["key","kind","when","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"phase"},"when":{"enum":["pre","post"]},"node":{"$ref":"#/$defs/iri"}}},"text":{"type":"string","maxLength":1000},"longText":{"type":"string","maxLength":20000}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://w3id.org/switchyard/schemas/dag.schema.json","title":"Switchyard DAG document","description":"The compact JSON-LD form of a Switchyard DAG, with the published context referenced by IRI.","type":"object","required":["@context","@id","@type","name","version","entrypoints","placements"],"additionalProperties":false,"properties":{"$schema":{"description":"The schema this document follows, for editors (a path or URL of dag.schema.json); not part of the DAG's graph, its model or its hash.","type":"string","maxLength":2048},"@context":{"const":"https://w3id.org/switchyard/context/v1"},"@id":{"$ref":"#/$defs/iri"},"@type":{"const":"Dag"},"name":{"type":"string","minLength":1,"maxLength":1000},"version":{"type":"string","minLength":1,"maxLength":200},"description":{"$ref":"#/$defs/longText"},"entrypoints":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/key"},"description":"Placement keys where items may start, in order: the first is the default."},"budgets":{"type":"array","items":{"$ref":"#/$defs/budget"}},"placements":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/placement"}}},"$defs":{"iri":{"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048},"key":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200},"name":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_.-]*$","maxLength":200,"description":"A budget or output name: a letter or underscore, then letters, digits, '_', '.' or '-'."},"pointer":{"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048},"budget":{"type":"object","required":["name","max"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"max":{"type":"integer","minimum":0,"maximum":1000000},"description":{"$ref":"#/$defs/longText"}}},"route":{"type":"object","required":["output","to"],"additionalProperties":false,"properties":{"output":{"$ref":"#/$defs/name"},"to":{"$ref":"#/$defs/key"},"kind":{"enum":["next","retry","salvage"],"default":"next"},"budget":{"$ref":"#/$defs/name"},"exhausted":{"$ref":"#/$defs/key"},"resets":{"type":"array","items":{"$ref":"#/$defs/name"}},"label":{"$ref":"#/$defs/text"}}},"mapping":{"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/$defs/pointer"},"to":{"$ref":"#/$defs/pointer"}}},"routes":{"type":"array","items":{"$ref":"#/$defs/route"}},"placement":{"type":"object","required":["kind"],"oneOf":[{"$ref":"#/$defs/task"},{"$ref":"#/$defs/scatter"},{"$ref":"#/$defs/gather"},{"$ref":"#/$defs/embed"},{"$ref":"#/$defs/terminal"},{"$ref":"#/$defs/phase"}],"discriminator":{"propertyName":"kind"},"properties":{"kind":{"type":"string"}}},"task":{"type":"object","required":["key","kind","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"task"},"node":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}}},"scatter":{"type":"object","required":["key","kind","items"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"scatter"},"items":{"$ref":"#/$defs/pointer"},"node":{"$ref":"#/$defs/iri"},"dag":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}},"oneOf":[{"required":["node"]},{"required":["dag"]}]},"gather":{"type":"object","required":["key","kind","into"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"gather"},"reducer":{"enum":["collect","partition","first","quorum"],"default":"collect"},"require":{"enum":["all","any","quorum"],"default":"all"},"quorum":{"type":"integer","minimum":1,"maximum":1000000},"into":{"$ref":"#/$defs/pointer"},"routes":{"$ref":"#/$defs/routes"}}},"embed":{"type":"object","required":["key","kind","dag"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"embed"},"dag":{"$ref":"#/$defs/iri"},"input":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"result":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"routes":{"$ref":"#/$defs/routes"}}},"terminal":{"type":"object","required":["key","kind","outcome"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"terminal"},"outcome":{"enum":["completed","failed"]}}},"phase":{"type":"object","required":["key","kind","when","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"phase"},"when":{"enum":["pre","post"]},"node":{"$ref":"#/$defs/iri"}}},"text":{"type":"string","maxLength":1000},"longText":{"type":"string","maxLength":20000}}};
 const schema32 = {"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048};
 const schema33 = {"type":"string","maxLength":20000};
 const schema34 = {"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200};
@@ -2343,10 +2343,11 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data["@context"] !== undefined){
-let data0 = data["@context"];
-if("https://w3id.org/switchyard/context/v1" !== data0){
-const err8 = {instancePath:instancePath+"/@context",schemaPath:"#/properties/%40context/const",keyword:"const",params:{allowedValue: "https://w3id.org/switchyard/context/v1"},message:"must be equal to constant",schema:"https://w3id.org/switchyard/context/v1",parentSchema:schema31.properties["@context"],data:data0};
+if(data.$schema !== undefined){
+let data0 = data.$schema;
+if(typeof data0 === "string"){
+if(func2(data0) > 2048){
+const err8 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema31.properties.$schema,data:data0};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2356,11 +2357,8 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data["@id"] !== undefined){
-let data1 = data["@id"];
-if(typeof data1 === "string"){
-if(func2(data1) > 2048){
-const err9 = {instancePath:instancePath+"/@id",schemaPath:"#/$defs/iri/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema32,data:data1};
+else {
+const err9 = {instancePath:instancePath+"/$schema",schemaPath:"#/properties/%24schema/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.$schema.type,parentSchema:schema31.properties.$schema,data:data0};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2369,8 +2367,11 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(!pattern4.test(data1)){
-const err10 = {instancePath:instancePath+"/@id",schemaPath:"#/$defs/iri/pattern",keyword:"pattern",params:{pattern: "^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$"},message:"must match pattern \""+"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$"+"\"",schema:"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$",parentSchema:schema32,data:data1};
+}
+if(data["@context"] !== undefined){
+let data1 = data["@context"];
+if("https://w3id.org/switchyard/context/v1" !== data1){
+const err10 = {instancePath:instancePath+"/@context",schemaPath:"#/properties/%40context/const",keyword:"const",params:{allowedValue: "https://w3id.org/switchyard/context/v1"},message:"must be equal to constant",schema:"https://w3id.org/switchyard/context/v1",parentSchema:schema31.properties["@context"],data:data1};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2380,8 +2381,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-else {
-const err11 = {instancePath:instancePath+"/@id",schemaPath:"#/$defs/iri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data1};
+if(data["@id"] !== undefined){
+let data2 = data["@id"];
+if(typeof data2 === "string"){
+if(func2(data2) > 2048){
+const err11 = {instancePath:instancePath+"/@id",schemaPath:"#/$defs/iri/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema32,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2390,11 +2394,8 @@ vErrors.push(err11);
 }
 errors++;
 }
-}
-if(data["@type"] !== undefined){
-let data2 = data["@type"];
-if("Dag" !== data2){
-const err12 = {instancePath:instancePath+"/@type",schemaPath:"#/properties/%40type/const",keyword:"const",params:{allowedValue: "Dag"},message:"must be equal to constant",schema:"Dag",parentSchema:schema31.properties["@type"],data:data2};
+if(!pattern4.test(data2)){
+const err12 = {instancePath:instancePath+"/@id",schemaPath:"#/$defs/iri/pattern",keyword:"pattern",params:{pattern: "^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$"},message:"must match pattern \""+"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$"+"\"",schema:"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$",parentSchema:schema32,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2404,11 +2405,8 @@ vErrors.push(err12);
 errors++;
 }
 }
-if(data.name !== undefined){
-let data3 = data.name;
-if(typeof data3 === "string"){
-if(func2(data3) > 1000){
-const err13 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters",schema:1000,parentSchema:schema31.properties.name,data:data3};
+else {
+const err13 = {instancePath:instancePath+"/@id",schemaPath:"#/$defs/iri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema32.type,parentSchema:schema32,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2417,8 +2415,11 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(func2(data3) < 1){
-const err14 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.name,data:data3};
+}
+if(data["@type"] !== undefined){
+let data3 = data["@type"];
+if("Dag" !== data3){
+const err14 = {instancePath:instancePath+"/@type",schemaPath:"#/properties/%40type/const",keyword:"const",params:{allowedValue: "Dag"},message:"must be equal to constant",schema:"Dag",parentSchema:schema31.properties["@type"],data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2428,8 +2429,11 @@ vErrors.push(err14);
 errors++;
 }
 }
-else {
-const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.name.type,parentSchema:schema31.properties.name,data:data3};
+if(data.name !== undefined){
+let data4 = data.name;
+if(typeof data4 === "string"){
+if(func2(data4) > 1000){
+const err15 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters",schema:1000,parentSchema:schema31.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2438,12 +2442,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-}
-if(data.version !== undefined){
-let data4 = data.version;
-if(typeof data4 === "string"){
-if(func2(data4) > 200){
-const err16 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema31.properties.version,data:data4};
+if(func2(data4) < 1){
+const err16 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2452,8 +2452,9 @@ vErrors.push(err16);
 }
 errors++;
 }
-if(func2(data4) < 1){
-const err17 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.version,data:data4};
+}
+else {
+const err17 = {instancePath:instancePath+"/name",schemaPath:"#/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.name.type,parentSchema:schema31.properties.name,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2463,8 +2464,11 @@ vErrors.push(err17);
 errors++;
 }
 }
-else {
-const err18 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.version.type,parentSchema:schema31.properties.version,data:data4};
+if(data.version !== undefined){
+let data5 = data.version;
+if(typeof data5 === "string"){
+if(func2(data5) > 200){
+const err18 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema31.properties.version,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2473,12 +2477,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-if(data.description !== undefined){
-let data5 = data.description;
-if(typeof data5 === "string"){
-if(func2(data5) > 20000){
-const err19 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/longText/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters",schema:20000,parentSchema:schema33,data:data5};
+if(func2(data5) < 1){
+const err19 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema31.properties.version,data:data5};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2489,7 +2489,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/longText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data5};
+const err20 = {instancePath:instancePath+"/version",schemaPath:"#/properties/version/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.version.type,parentSchema:schema31.properties.version,data:data5};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2499,11 +2499,11 @@ vErrors.push(err20);
 errors++;
 }
 }
-if(data.entrypoints !== undefined){
-let data6 = data.entrypoints;
-if(Array.isArray(data6)){
-if(data6.length < 1){
-const err21 = {instancePath:instancePath+"/entrypoints",schemaPath:"#/properties/entrypoints/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.entrypoints,data:data6};
+if(data.description !== undefined){
+let data6 = data.description;
+if(typeof data6 === "string"){
+if(func2(data6) > 20000){
+const err21 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/longText/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters",schema:20000,parentSchema:schema33,data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2512,12 +2512,9 @@ vErrors.push(err21);
 }
 errors++;
 }
-const len0 = data6.length;
-for(let i0=0; i0<len0; i0++){
-let data7 = data6[i0];
-if(typeof data7 === "string"){
-if(func2(data7) > 200){
-const err22 = {instancePath:instancePath+"/entrypoints/" + i0,schemaPath:"#/$defs/key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema34,data:data7};
+}
+else {
+const err22 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/longText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2526,8 +2523,12 @@ vErrors.push(err22);
 }
 errors++;
 }
-if(!pattern5.test(data7)){
-const err23 = {instancePath:instancePath+"/entrypoints/" + i0,schemaPath:"#/$defs/key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_-]*$",parentSchema:schema34,data:data7};
+}
+if(data.entrypoints !== undefined){
+let data7 = data.entrypoints;
+if(Array.isArray(data7)){
+if(data7.length < 1){
+const err23 = {instancePath:instancePath+"/entrypoints",schemaPath:"#/properties/entrypoints/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.entrypoints,data:data7};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2536,9 +2537,12 @@ vErrors.push(err23);
 }
 errors++;
 }
-}
-else {
-const err24 = {instancePath:instancePath+"/entrypoints/" + i0,schemaPath:"#/$defs/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data7};
+const len0 = data7.length;
+for(let i0=0; i0<len0; i0++){
+let data8 = data7[i0];
+if(typeof data8 === "string"){
+if(func2(data8) > 200){
+const err24 = {instancePath:instancePath+"/entrypoints/" + i0,schemaPath:"#/$defs/key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema34,data:data8};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2547,10 +2551,8 @@ vErrors.push(err24);
 }
 errors++;
 }
-}
-}
-else {
-const err25 = {instancePath:instancePath+"/entrypoints",schemaPath:"#/properties/entrypoints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.entrypoints.type,parentSchema:schema31.properties.entrypoints,data:data6};
+if(!pattern5.test(data8)){
+const err25 = {instancePath:instancePath+"/entrypoints/" + i0,schemaPath:"#/$defs/key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_-]*$",parentSchema:schema34,data:data8};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2560,19 +2562,8 @@ vErrors.push(err25);
 errors++;
 }
 }
-if(data.budgets !== undefined){
-let data8 = data.budgets;
-if(Array.isArray(data8)){
-const len1 = data8.length;
-for(let i1=0; i1<len1; i1++){
-if(!(validate21(data8[i1], {instancePath:instancePath+"/budgets/" + i1,parentData:data8,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
-errors = vErrors.length;
-}
-}
-}
 else {
-const err26 = {instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.budgets.type,parentSchema:schema31.properties.budgets,data:data8};
+const err26 = {instancePath:instancePath+"/entrypoints/" + i0,schemaPath:"#/$defs/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2582,11 +2573,9 @@ vErrors.push(err26);
 errors++;
 }
 }
-if(data.placements !== undefined){
-let data10 = data.placements;
-if(Array.isArray(data10)){
-if(data10.length < 1){
-const err27 = {instancePath:instancePath+"/placements",schemaPath:"#/properties/placements/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.placements,data:data10};
+}
+else {
+const err27 = {instancePath:instancePath+"/entrypoints",schemaPath:"#/properties/entrypoints/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.entrypoints.type,parentSchema:schema31.properties.entrypoints,data:data7};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2595,16 +2584,20 @@ vErrors.push(err27);
 }
 errors++;
 }
-const len2 = data10.length;
-for(let i2=0; i2<len2; i2++){
-if(!(validate23(data10[i2], {instancePath:instancePath+"/placements/" + i2,parentData:data10,parentDataProperty:i2,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+}
+if(data.budgets !== undefined){
+let data9 = data.budgets;
+if(Array.isArray(data9)){
+const len1 = data9.length;
+for(let i1=0; i1<len1; i1++){
+if(!(validate21(data9[i1], {instancePath:instancePath+"/budgets/" + i1,parentData:data9,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate21.errors : vErrors.concat(validate21.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/placements",schemaPath:"#/properties/placements/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.placements.type,parentSchema:schema31.properties.placements,data:data10};
+const err28 = {instancePath:instancePath+"/budgets",schemaPath:"#/properties/budgets/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.budgets.type,parentSchema:schema31.properties.budgets,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2614,14 +2607,46 @@ vErrors.push(err28);
 errors++;
 }
 }
-}
-else {
-const err29 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.placements !== undefined){
+let data11 = data.placements;
+if(Array.isArray(data11)){
+if(data11.length < 1){
+const err29 = {instancePath:instancePath+"/placements",schemaPath:"#/properties/placements/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema31.properties.placements,data:data11};
 if(vErrors === null){
 vErrors = [err29];
 }
 else {
 vErrors.push(err29);
+}
+errors++;
+}
+const len2 = data11.length;
+for(let i2=0; i2<len2; i2++){
+if(!(validate23(data11[i2], {instancePath:instancePath+"/placements/" + i2,parentData:data11,parentDataProperty:i2,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate23.errors : vErrors.concat(validate23.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/placements",schemaPath:"#/properties/placements/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.placements.type,parentSchema:schema31.properties.placements,data:data11};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
 }
 errors++;
 }

@@ -3,8 +3,8 @@
  * one tree under its `Dag` node, in one linear pass. It does what framing with `@embed: @once` does for
  * this vocabulary (each referenced node embedded at its first reference, blank-node ids that are referenced
  * once dropped, nodes written in several pieces merged), without the framing algorithm's cost, which grows
- * much faster than the document. What the `Dag` node does not reach is left out: {@link droppedByFraming}
- * refuses such documents first.
+ * much faster than the document. What the `Dag` node does not reach is left out: `unreachedNodes`
+ * (lossless.ts) refuses such documents first.
  */
 import { MAX_DOCUMENT_DEPTH } from './limits.ts';
 import { VOCAB_IRI } from './model.ts';

@@ -1,7 +1,7 @@
 /**
  * Whether a document with the canonical context uses JSON-LD beyond what the schema describes: typed or
  * tagged literals, `@list`/`@set` objects, node references, keywords, compact or absolute IRIs as keys,
- * `@type` as an array, or a single value where a set or list is written as an array. Only such a document
+ * `@type` as an array or an IRI, a null value, a context below the top node, or a single value where a set or list is written as an array. Only such a document
  * can mean a valid DAG although the schema refuses it, so only it is worth the JSON-LD processor's time.
  */
 
@@ -32,9 +32,14 @@ export function usesJsonLdFeatures(raw: unknown): boolean {
     }
     if (!isRecord(value)) continue;
     for (const [key, inner] of Object.entries(value)) {
-      if (key === '@context') continue;
-      if (key === '@type' ? typeof inner !== 'string' : key === '@id' ? !top : key.startsWith('@'))
-        return true;
+      // A context of the top node is the canonical one; a context further in may change what terms mean.
+      if (key === '@context') {
+        if (!top) return true;
+        continue;
+      }
+      if (key === '@type' ? inner !== 'Dag' : key === '@id' ? !top : key.startsWith('@')) return true;
+      // null stands for no value: the same graph as the property left out.
+      if (inner === null) return true;
       if (key.includes(':')) return true;
       if (ARRAY_TERMS.has(key) && !Array.isArray(inner)) return true;
       if (isRecord(inner) && VALUE_KEYWORDS.some((k) => k in inner)) return true;

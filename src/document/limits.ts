@@ -15,6 +15,14 @@ export const MAX_DOCUMENT_DEPTH = 64;
  */
 export const MAX_SCOPED_CONTEXTS = 100;
 
+/**
+ * Most work JSON-LD expansion may do on a document's contexts, in term definitions processed or copied as
+ * `expansionWork` estimates it (about half a second here): past it the document is refused before the
+ * processor runs. A DAG in any form needs a few hundred; only contexts applied again and again at many
+ * nodes (scoped contexts of types or properties, contexts on each node over a large one) come near it.
+ */
+export const MAX_EXPANSION_WORK = 1_000_000;
+
 /** Most schema problems reported for one document; the rest are summed up in one more line. */
 export const MAX_SCHEMA_PROBLEMS = 50;
 

@@ -53,6 +53,38 @@ function isCanonical(value: unknown): boolean {
   return record['@context'] === CONTEXT_IRI && !('@graph' in record);
 }
 
+/**
+ * The document for the JSON-LD processor: without the top-level `$schema` that editors use to find the
+ * schema, which is not part of the graph (a processor in safe mode would refuse it as an unknown term).
+ */
+function withoutSchemaKey(raw: unknown, where: { file?: string }, locate: LoadResult['locate']) {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw) || !Object.hasOwn(raw, '$schema')) {
+    return { raw, problems: [] };
+  }
+  const { $schema: schema, ...rest } = raw as Record<string, unknown>;
+  // The same rule as the schema's for the canonical form.
+  if (typeof schema === 'string' && schema.length <= 2048) return { raw: rest, problems: [] };
+  const message =
+    '$schema: must be a string of at most 2048 characters, the path or URL of schemas/dag.schema.json — correct it or remove it';
+  return {
+    raw: rest,
+    problems: [
+      problem('E_SCHEMA', message, { ...where, pointer: '/$schema', ...(locate('/$schema') ?? {}) }),
+    ],
+  };
+}
+
+/** Codes of the JSON-LD path that find fault with the graph itself rather than with how it is written. */
+const GRAPH_AT_FAULT: ReadonlySet<string> = new Set(['E_JSONLD_LOSSY', 'E_CONTEXT_REFUSED', 'E_TOO_COSTLY']);
+
+/** The JSON-LD path's problems, which point into the document as written, with its positions. */
+function positioned(problems: readonly Problem[], locate: LoadResult['locate']): Problem[] {
+  return problems.map((p) => {
+    const position = p.pointer === undefined || p.line !== undefined ? undefined : locate(p.pointer);
+    return position ? { ...p, ...position } : p;
+  });
+}
+
 /** A load that stopped before a model: `problems` say why. */
 function failed(
   problems: readonly Problem[],
@@ -104,24 +136,24 @@ async function loadParsed(text: string, file: string | undefined): Promise<LoadR
       return { dag, problems, form: 'canonical', locate: parsed.locate, writtenPointer };
     }
     // The same graph may use JSON-LD the schema does not describe (typed literals, `"@type": ["Dag"]`, a
-    // single value for a set): it loads through the JSON-LD path. When that fails too, the problems of the
-    // document as written are the ones to show.
+    // single value for a set, `@included`, `@reverse`): it loads through the JSON-LD path. When that fails
+    // too, the problems of the document as written are the ones to show, unless the JSON-LD reading found
+    // the graph itself at fault (a node it would drop, a context it refuses, work past the bound).
     if (!usesJsonLdFeatures(raw)) return failed(problems, 'canonical', parsed.locate);
-    const normalised = await normalise(raw, file);
+    const normalised = await normalise(withoutSchemaKey(raw, where, parsed.locate).raw, file);
     if (normalised.canonical && validateSchema(normalised.canonical).length === 0) {
       return fromNormalised(raw, normalised.canonical, parsed.locate, where, await pointerMapper());
     }
+    if (normalised.problems.some((p) => GRAPH_AT_FAULT.has(p.code))) {
+      return failed(positioned(normalised.problems, parsed.locate), 'jsonld', parsed.locate);
+    }
     return failed(problems, 'canonical', parsed.locate);
   }
-  const normalised = await normalise(raw, file);
-  if (!normalised.canonical) {
-    // The JSON-LD path's problems point into the document as written, so they can carry its positions.
-    const problems = normalised.problems.map((p) => {
-      const position = p.pointer === undefined || p.line !== undefined ? undefined : parsed.locate(p.pointer);
-      return position ? { ...p, ...position } : p;
-    });
-    return failed(problems, 'jsonld', parsed.locate);
-  }
+  const forProcessor = withoutSchemaKey(raw, where, parsed.locate);
+  if (forProcessor.problems.length > 0) return failed(forProcessor.problems, 'jsonld', parsed.locate);
+  const normalised = await normalise(forProcessor.raw, file);
+  if (!normalised.canonical)
+    return failed(positioned(normalised.problems, parsed.locate), 'jsonld', parsed.locate);
   return fromNormalised(raw, normalised.canonical, parsed.locate, where, await pointerMapper());
 }
 

@@ -6,10 +6,13 @@
 import { type Problem, problem } from '../errors.ts';
 import { refusedContexts } from './context-refs.ts';
 import { nestFlattened } from './embed-nodes.ts';
+import { expansionWork } from './expansion-work.ts';
+import { inlineImports } from './inline-import.ts';
 import { compactDag, expand, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
-import { clip } from './limits.ts';
-import { droppedByFraming } from './lossless.ts';
+import { clip, MAX_EXPANSION_WORK } from './limits.ts';
+import { namedGraphs, unreachedNodes } from './lossless.ts';
 import { CONTEXT_IRI } from './model.ts';
+import { isOneTree, nodeMap } from './node-map.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -31,15 +34,20 @@ function nativeValue(node: Record<string, unknown>): number | string | undefined
 }
 
 /**
- * Rewrites, in place, the typed literals the canonical form writes natively: xsd:integer as a number,
- * xsd:string as a string. The expanded form is the processor's fresh output, so nothing else sees it; one
- * iterative pass, no copies.
+ * Rewrites, in place, the typed literals the canonical form writes natively (xsd:integer as a number,
+ * xsd:string as a string), and writes each type of a node once. The expanded form is the processor's fresh
+ * output, so nothing else sees it; one iterative pass, no copies.
  */
 function nativeLiterals(expanded: unknown[]): unknown[] {
   const stack: unknown[] = [expanded];
   const visit = (holder: Record<string | number, unknown>, key: string | number) => {
     const inner = holder[key];
     if (inner === null || typeof inner !== 'object') return;
+    // A type written twice is one triple.
+    if (key === '@type' && Array.isArray(inner) && new Set(inner).size < inner.length) {
+      holder[key] = [...new Set(inner)];
+      return;
+    }
     const native = Array.isArray(inner) ? undefined : nativeValue(inner as Record<string, unknown>);
     if (native === undefined) stack.push(inner);
     // defineProperty writes an own property whatever the key is called.
@@ -130,6 +138,17 @@ function jsonLdProblem(error: unknown, raw: unknown, file: string | undefined): 
   );
 }
 
+/** An `E_TOO_COSTLY` problem when expanding `input` would cost more than {@link MAX_EXPANSION_WORK}. */
+function tooCostly(input: unknown, file: string | undefined): Problem | undefined {
+  const work = expansionWork(input, MAX_EXPANSION_WORK);
+  if (work.units <= MAX_EXPANSION_WORK) return undefined;
+  return problem(
+    'E_TOO_COSTLY',
+    `expanding this JSON-LD would process more than ${MAX_EXPANSION_WORK.toLocaleString('en')} term definitions (the costliest: ${work.what}), since a scoped context or a context on a node is processed again at every node that uses it — define the terms once in the top-level context instead`,
+    { ...(file === undefined ? {} : { file }), pointer: work.pointer },
+  );
+}
+
 function dagNodes(framed: Record<string, unknown>): Record<string, unknown>[] {
   const graph = framed['@graph'];
   const isDag = (node: Record<string, unknown>) => node['@type'] === 'Dag';
@@ -150,15 +169,25 @@ export async function normalise(raw: unknown, file?: string): Promise<Normalised
   const where = file === undefined ? {} : { file };
   const refused = refusedContexts(raw, file);
   if (refused.length > 0) return { canonical: undefined, problems: refused };
+  const input = inlineImports(raw);
+  const costly = tooCostly(input, file);
+  if (costly) return { canonical: undefined, problems: [costly] };
   let framed: Record<string, unknown>;
   try {
-    const expanded = nativeLiterals(await expand(raw));
-    // Framing keeps only what the Dag node reaches: anything else would be dropped without a word.
-    const dropped = droppedByFraming(expanded, raw, file);
-    if (dropped.length > 0) return { canonical: undefined, problems: dropped };
-    // One top-level node means the placements and routes are nested in it; a flattened document is nested
-    // first, in one pass. Compaction then only renames.
-    framed = await compactDag(expanded.length === 1 ? expanded : nestFlattened(expanded));
+    const expanded = nativeLiterals(await expand(input));
+    // Nesting keeps only what the Dag node reaches: anything else would be dropped without a word.
+    const graphs = namedGraphs(expanded, raw, file);
+    if (graphs.length > 0) return { canonical: undefined, problems: graphs };
+    if (isOneTree(expanded)) {
+      framed = await compactDag(expanded);
+    } else {
+      // The node map holds every node once with its edges forward, however the document nests, splits or
+      // reverses them; the tree under the Dag node is nested from it, and compaction then only renames.
+      const map = nodeMap(expanded);
+      const dropped = unreachedNodes(map, raw, file);
+      if (dropped.length > 0) return { canonical: undefined, problems: dropped };
+      framed = await compactDag(nestFlattened(map.nodes));
+    }
   } catch (error) {
     return { canonical: undefined, problems: [jsonLdProblem(error, raw, file)] };
   }

@@ -2,16 +2,11 @@
  * Strict JSON parsing with positions: syntax errors become `E_JSON_SYNTAX` problems with line and column,
  * and JSON pointers into the parsed text can be mapped back to where they are written.
  */
-import {
-  findNodeAtLocation,
-  type Node,
-  type ParseError,
-  parse,
-  parseTree,
-  printParseErrorCode,
-} from 'jsonc-parser';
+import { type Node, type ParseError, parse, parseTree, printParseErrorCode } from 'jsonc-parser';
 import { type Problem, problem } from '../errors.ts';
-import { firstTooDeep, MAX_DOCUMENT_DEPTH } from './limits.ts';
+import { clip, firstTooDeep, MAX_DOCUMENT_DEPTH } from './limits.ts';
+import { loneSurrogateIn } from './lone-surrogate.ts';
+import { offsetOf } from './scan-pointer.ts';
 
 /** A 1-based position in a text. */
 export interface Position {
@@ -73,27 +68,62 @@ function positionsOf(text: string): (offset: number) => Position {
 }
 
 /** Splits an RFC 6901 pointer into its segments ('' is the whole document). */
-function pointerSegments(pointer: string): (string | number)[] {
+function pointerSegments(pointer: string): string[] {
   if (pointer === '') return [];
   return pointer
     .slice(1)
     .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((s) => (/^(0|[1-9][0-9]*)$/.test(s) ? Number(s) : s));
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/** Builds a {@link Locate} for `text`; a pointer to a property points at the property's name. */
-export function locator(text: string): Locate {
+/**
+ * The node of the value at `segments`. Where an object writes a name twice, the last one is taken, as
+ * `JSON.parse` does, so a pointer shows the value that is used.
+ */
+function valueAt(tree: Node, segments: readonly string[]): Node | undefined {
+  let node = tree;
+  for (const segment of segments) {
+    const children = node.children ?? [];
+    let next: Node | undefined;
+    if (node.type === 'object') {
+      for (let i = children.length - 1; i >= 0 && next === undefined; i--) {
+        const [name, value] = children[i]?.children ?? [];
+        if (name?.value === segment && value) next = value;
+      }
+    } else if (node.type === 'array' && /^(0|[1-9][0-9]*)$/.test(segment)) {
+      next = children[Number(segment)];
+    }
+    if (next === undefined) return undefined;
+    node = next;
+  }
+  return node;
+}
+
+/** Lookups a {@link Locate} answers by scanning the text before it builds the text's tree once for the rest. */
+const SCANS_BEFORE_TREE = 4;
+
+/**
+ * Builds a {@link Locate} for `text`; a pointer to a property points at the property's name. For a text
+ * known to be JSON (`valid`), the first lookups scan the text along the pointer, which is much cheaper than
+ * building its tree when only a problem or two is shown; later ones use the tree.
+ */
+export function locator(text: string, valid = false): Locate {
   let tree: Node | undefined;
   let parsed = false;
+  let scans = valid ? SCANS_BEFORE_TREE : 0;
   const position = positionsOf(text);
   return (pointer) => {
+    if (scans > 0) {
+      scans--;
+      const offset = offsetOf(text, pointerSegments(pointer));
+      return offset === undefined ? undefined : position(offset);
+    }
     if (!parsed) {
       tree = parseTree(text, [], { disallowComments: true, allowTrailingComma: false });
       parsed = true;
     }
     if (!tree) return undefined;
-    const node = findNodeAtLocation(tree, pointerSegments(pointer));
+    const node = valueAt(tree, pointerSegments(pointer));
     if (!node) return undefined;
     const anchor = node.parent?.type === 'property' ? node.parent : node;
     return position(anchor.offset);
@@ -131,13 +161,35 @@ export function parseJson(text: string, file?: string, options: ParseOptions = {
   }
   // The built-in parser accepts exactly strict JSON and is several times faster; the tolerant parser only
   // runs to describe what is wrong, with positions.
+  let value: unknown;
+  let parsed = false;
   try {
-    return { value: JSON.parse(source) as unknown, problems: [], locate: locator(source) };
+    value = JSON.parse(source) as unknown;
+    parsed = true;
   } catch {
     // described below
   }
+  if (parsed) {
+    const locate = locator(source, true);
+    const surrogate = loneSurrogateIn(source, value);
+    if (surrogate === undefined) return { value, problems: [], locate };
+    const position = locate(surrogate);
+    const at = position === undefined ? '' : ` at ${position.line}:${position.column}`;
+    const message = `the string${at} (${surrogate === '' ? 'the document' : clip(surrogate)}) holds a lone UTF-16 surrogate escape (\\uD800–\\uDFFF without its pair), which is not a character — write the character itself or both halves of its pair`;
+    return {
+      value: undefined,
+      problems: [
+        problem('E_ENCODING', message, {
+          pointer: surrogate,
+          ...(position ?? {}),
+          ...(file === undefined ? {} : { file }),
+        }),
+      ],
+      locate,
+    };
+  }
   const errors: ParseError[] = [];
-  const value: unknown = parse(source, errors, {
+  value = parse(source, errors, {
     disallowComments: true,
     allowTrailingComma: false,
     allowEmptyContent: false,

@@ -6,6 +6,7 @@
 import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { type Problem, problem } from '../errors.ts';
+import { decodeUtf8 } from './decode-text.ts';
 import { MAX_DOCUMENT_BYTES } from './limits.ts';
 
 /** The text of a file, or the one problem that kept it from being read. */
@@ -16,8 +17,8 @@ function mib(bytes: number): string {
 }
 
 /**
- * Reads `path` as UTF-8 when it is a regular file of at most `maxBytes`; every failure is a problem
- * (`E_FILE_NOT_FOUND`, `E_FILE_READ`, `E_TOO_LARGE`), never an exception.
+ * Reads `path` as strict UTF-8 when it is a regular file of at most `maxBytes`; every failure is a problem
+ * (`E_FILE_NOT_FOUND`, `E_FILE_READ`, `E_TOO_LARGE`, `E_ENCODING`), never an exception.
  *
  * @example
  * ```ts
@@ -75,7 +76,8 @@ export async function readDocumentFile(path: string, maxBytes = MAX_DOCUMENT_BYT
         ),
       };
     }
-    return { text: buffer.toString('utf8', 0, length) };
+    const decoded = decodeUtf8(buffer.subarray(0, length), path);
+    return 'text' in decoded ? { text: decoded.text } : { problem: decoded.problem };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {

@@ -3,6 +3,7 @@
  * defaults.
  */
 import { readFile, stat } from 'node:fs/promises';
+import { decodeUtf8 } from '../document/decode-text.ts';
 import { parseJson } from '../document/parse-json.ts';
 import { problem, SwitchyardError } from '../errors.ts';
 import { policyErrorMessage, resolvePolicy } from './resolve.ts';
@@ -18,8 +19,9 @@ async function readText(path: string): Promise<string> {
       problems: [problem('E_FILE_READ', message, { file: path })],
     });
   }
+  let bytes: Buffer;
   try {
-    return await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (cause) {
     const code = (cause as { code?: unknown }).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') {
@@ -35,6 +37,11 @@ async function readText(path: string): Promise<string> {
       problems: [problem('E_FILE_READ', message, { file: path })],
     });
   }
+  const decoded = decodeUtf8(bytes, path, `policy file ${path}`);
+  if ('problem' in decoded) {
+    throw new SwitchyardError('E_ENCODING', decoded.problem.message, { problems: [decoded.problem] });
+  }
+  return decoded.text;
 }
 
 /** A policy file as read: the complete policy, the object as written, and where each pointer is written. */

@@ -12,7 +12,18 @@ export function readJson(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
 }
 
-/** The alternative JSON-LD forms of dags/compose-validate.jsonld. */
-export const FORMS = ['expanded', 'flattened', 'inline-context', 'aliased'].map(
-  (form) => [form, `test/fixtures/forms/compose-validate.${form}.jsonld`] as const,
-);
+/**
+ * The alternative JSON-LD forms of dags/compose-validate.jsonld, written by hand: `reverse` writes the
+ * placements and some routes from their object's side (`@reverse`), `reverse-term` starts its tree at a
+ * placement with the DAG under a term defined with `@reverse`, and `included` sets the placements aside in
+ * `@included`.
+ */
+export const FORMS = [
+  'expanded',
+  'flattened',
+  'inline-context',
+  'aliased',
+  'reverse',
+  'reverse-term',
+  'included',
+].map((form) => [form, `test/fixtures/forms/compose-validate.${form}.jsonld`] as const);
