@@ -9,7 +9,7 @@ import type { Dag, DagLibrary } from '../document/model.ts';
 import { parseJson } from '../document/parse-json.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { documentsInScope, unknownPolicyKeys } from '../policy/keys.ts';
-import { type PolicyFile, readPolicyFile } from '../policy/load.ts';
+import { type PolicyFile, parsePolicyText, readPolicyFile } from '../policy/load.ts';
 import { policyErrorMessage, resolvePolicy } from '../policy/resolve.ts';
 import { validatePolicyInput } from '../policy/schema.ts';
 import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
@@ -25,18 +25,7 @@ export type PolicyIO = Pick<CliIO, 'cwd' | 'stdin' | 'err'>;
 /** A policy piped to `--policy -`, checked as `readPolicyFile` checks a file, named `<stdin>`. */
 async function readPolicyStdin(io: PolicyIO): Promise<PolicyFile> {
   const text = await readStdin(io, 'a runtime policy', 'switchyard run dag.jsonld --policy - < p.json');
-  const parsed = parseJson(text, STDIN_NAME);
-  const problems =
-    parsed.problems.length > 0
-      ? parsed.problems
-      : validatePolicyInput(parsed.value, { file: STDIN_NAME, locate: parsed.locate });
-  if (problems.length > 0) {
-    throw new SwitchyardError('E_POLICY', `${STDIN_NAME}: ${policyErrorMessage(problems, 'the policy')}`, {
-      problems,
-    });
-  }
-  const input = parsed.value as PolicyInput;
-  return { file: STDIN_NAME, policy: resolvePolicy(input), input, locate: parsed.locate };
+  return parsePolicyText(text, STDIN_NAME);
 }
 
 /** The document a policy is used with, and the library its embeds are looked up in. */

@@ -1,5 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CliIO } from './io.ts';
 import { fileNotFound, isNotFound, notJson } from './messages.ts';
@@ -21,12 +22,14 @@ async function inputFile(path: string, io: Pick<CliIO, 'cwd' | 'stdin' | 'err'>)
       `input file ${shown} is not a regular file; give a .json file after '@'`,
     );
   }
+  let bytes: Buffer;
   try {
-    return await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     if (isNotFound(error)) throw fileNotFound(shown, "after '@' in --input");
     throw new SwitchyardError('E_INPUT', `cannot read input file ${shown}; check the path after '@'`);
   }
+  return decodeUtf8OrThrow(bytes, shown, `input file ${shown}`);
 }
 
 /**

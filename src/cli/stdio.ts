@@ -4,6 +4,7 @@
  * input can be read once, so one command line may name it once.
  */
 import type { Command } from 'commander';
+import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import { MAX_DOCUMENT_BYTES } from '../document/limits.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CliIO } from './io.ts';
@@ -73,7 +74,7 @@ export async function readStdin(
     }
     chunks.push(bytes);
   }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = decodeUtf8OrThrow(Buffer.concat(chunks), STDIN_NAME, STDIN_NAME);
   if (text.trim() === '') {
     throw new SwitchyardError(
       'E_INPUT',

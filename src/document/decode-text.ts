@@ -4,7 +4,7 @@
  * sequence is refused with its line and column, and a file in UTF-16 or UTF-32 is refused naming its
  * encoding. A UTF-8 byte order mark is accepted and dropped.
  */
-import { type Problem, problem } from '../errors.ts';
+import { type Problem, problem, SwitchyardError } from '../errors.ts';
 
 /** The text of a file, or the one problem that says why its bytes are not UTF-8 text. */
 export type DecodeOutcome = { readonly text: string } | { readonly problem: Problem };
@@ -144,4 +144,16 @@ export function decodeUtf8(bytes: Uint8Array, file?: string, what = file ?? 'the
       ),
     };
   }
+}
+
+/**
+ * The text of `bytes` decoded as strict UTF-8, or an `E_ENCODING` error (one line, with the line and column
+ * of the first bad byte) for a reader that has no problem list to add it to.
+ */
+export function decodeUtf8OrThrow(bytes: Uint8Array, file?: string, what?: string): string {
+  const decoded = decodeUtf8(bytes, file, what);
+  if ('problem' in decoded) {
+    throw new SwitchyardError('E_ENCODING', decoded.problem.message, { problems: [decoded.problem] });
+  }
+  return decoded.text;
 }

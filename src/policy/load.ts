@@ -3,7 +3,7 @@
  * defaults.
  */
 import { readFile, stat } from 'node:fs/promises';
-import { decodeUtf8 } from '../document/decode-text.ts';
+import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import { parseJson } from '../document/parse-json.ts';
 import { problem, SwitchyardError } from '../errors.ts';
 import { policyErrorMessage, resolvePolicy } from './resolve.ts';
@@ -37,11 +37,7 @@ async function readText(path: string): Promise<string> {
       problems: [problem('E_FILE_READ', message, { file: path })],
     });
   }
-  const decoded = decodeUtf8(bytes, path, `policy file ${path}`);
-  if ('problem' in decoded) {
-    throw new SwitchyardError('E_ENCODING', decoded.problem.message, { problems: [decoded.problem] });
-  }
-  return decoded.text;
+  return decodeUtf8OrThrow(bytes, path, `policy file ${path}`);
 }
 
 /** A policy file as read: the complete policy, the object as written, and where each pointer is written. */
@@ -58,25 +54,26 @@ export interface PolicyFile {
  * against documents (`unknownPolicyKeys`) and to point at them.
  */
 export async function readPolicyFile(path: string): Promise<PolicyFile> {
-  const text = await readText(path);
-  const parsed = parseJson(text, path);
-  if (parsed.problems.length > 0) {
-    throw new SwitchyardError(
-      'E_POLICY',
-      `${path}: ${policyErrorMessage(parsed.problems, 'the policy file')}`,
-      {
-        problems: parsed.problems,
-      },
-    );
-  }
-  const problems = validatePolicyInput(parsed.value, { file: path, locate: parsed.locate });
+  return parsePolicyText(await readText(path), path);
+}
+
+/**
+ * A policy from its text, as {@link readPolicyFile} reads a file: strict JSON checked against the schema;
+ * `file` names it in problems (a path, or `<stdin>`). Throws `E_POLICY` listing every problem.
+ */
+export function parsePolicyText(text: string, file: string): PolicyFile {
+  const parsed = parseJson(text, file);
+  const problems =
+    parsed.problems.length > 0
+      ? parsed.problems
+      : validatePolicyInput(parsed.value, { file, locate: parsed.locate });
   if (problems.length > 0) {
-    throw new SwitchyardError('E_POLICY', `${path}: ${policyErrorMessage(problems, 'the policy file')}`, {
+    throw new SwitchyardError('E_POLICY', `${file}: ${policyErrorMessage(problems, 'the policy')}`, {
       problems,
     });
   }
   const input = parsed.value as PolicyInput;
-  return { file: path, policy: resolvePolicy(input), input, locate: parsed.locate };
+  return { file, policy: resolvePolicy(input), input, locate: parsed.locate };
 }
 
 /**

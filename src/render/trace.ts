@@ -5,6 +5,7 @@
  */
 
 import { readFile, stat } from 'node:fs/promises';
+import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import type { RouteKind } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { RetryScheduledEvent, RouteEvent, RunEvent } from '../runtime/events.ts';
@@ -228,7 +229,7 @@ function scheduledOutput(events: readonly RunEvent[], index: number, event: Retr
 
 /** Reads and sums up a trace file; a missing or special file (FIFO, device) or a bad line throws `E_TRACE`. */
 export async function readTrace(path: string): Promise<TraceSummary> {
-  let text: string;
+  let bytes: Buffer;
   // Reading a FIFO or a device would wait for ever; a trace is a file that `run --events` wrote.
   const found = await stat(path).catch(() => undefined);
   if (found !== undefined && !found.isFile()) {
@@ -238,7 +239,7 @@ export async function readTrace(path: string): Promise<TraceSummary> {
     );
   }
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     throw new SwitchyardError(
       'E_TRACE',
@@ -248,5 +249,5 @@ export async function readTrace(path: string): Promise<TraceSummary> {
       },
     );
   }
-  return summariseTrace(parseTrace(text, path));
+  return summariseTrace(parseTrace(decodeUtf8OrThrow(bytes, path, `trace ${path}`), path));
 }
