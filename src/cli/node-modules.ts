@@ -1,5 +1,7 @@
 import { stat } from 'node:fs/promises';
+import { register } from 'node:module';
 import { resolve } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { importOptional, TYPESCRIPT_LOADER } from '../optional-import.ts';
@@ -31,6 +33,14 @@ const NAMESPACE = 'switchyard-nodes';
 let compiling: Promise<Importer> | undefined;
 
 /**
+ * The hooks that make a TypeScript node module written as an ES module load as one outside a
+ * "type": "module" package (see module-format-hook.mjs). Registered before tsx, so that tsx's own resolve
+ * hook, which runs first, gets the format from them. A plain JavaScript file beside this one, in the
+ * sources and in `dist/` alike.
+ */
+const FORMAT_HOOK = new URL('./module-format-hook.mjs', import.meta.url);
+
+/**
  * The importer of modules that need a compiler, made once per process: tsx is registered under one namespace
  * and every such module goes through it. Each registration adds a layer to tsx's hooks, so registering per
  * module (as `tsImport` does) would let a process that loads many (a harness calling `main` again and
@@ -41,8 +51,10 @@ function compilingImporter(): Promise<Importer> {
     Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]),
   ).then(
     ([esm, cjs]) => {
-      // Both of tsx's loaders under one namespace, as `tsImport` registers them: a TypeScript module that
-      // Node takes for CommonJS (outside a "type": "module" package) is compiled by the CommonJS one.
+      register(FORMAT_HOOK, { data: { parent: import.meta.url, namespace: NAMESPACE } });
+      // Both of tsx's loaders under one namespace, as `tsImport` registers them: a module written as an ES
+      // module is compiled by the ES module one; one that uses CommonJS (`require`, `module.exports`,
+      // `__dirname`) outside a "type": "module" package is compiled by the CommonJS one, as a `.cts` is.
       const required = cjs.register({ namespace: NAMESPACE });
       const scoped = esm.register({ namespace: NAMESPACE });
       return (path: string) => {
@@ -58,6 +70,39 @@ function compilingImporter(): Promise<Importer> {
     },
   );
   return compiling;
+}
+
+/**
+ * Runs an import whose failure is reported once, by the import itself. When an ES module imports a CommonJS
+ * one that throws, tsx rejects a promise of its own with the same error, which nothing awaits: left alone
+ * it would end the process as an unhandled rejection, with a stack, before the one-line answer. It comes
+ * by the time the import has failed, and is dropped; any other rejection unhandled meanwhile is thrown as
+ * Node would.
+ */
+async function reportedOnce<T>(load: () => Promise<T>): Promise<T> {
+  const strays: unknown[] = [];
+  const keep = (reason: unknown) => {
+    strays.push(reason);
+  };
+  process.on('unhandledRejection', keep);
+  let failure: { readonly error: unknown } | undefined;
+  try {
+    return await load();
+  } catch (error) {
+    failure = { error };
+    // Node hands out unhandled rejections once the current turn's promise jobs are done: the copy is
+    // out by the next turn of the event loop.
+    await setImmediate();
+    throw error;
+  } finally {
+    process.off('unhandledRejection', keep);
+    for (const reason of strays) {
+      if (reason !== failure?.error)
+        process.nextTick(() => {
+          throw reason;
+        });
+    }
+  }
 }
 
 /**
@@ -84,9 +129,9 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
   const importModule = await importerFor(file);
   let module: Record<string, unknown>;
   try {
-    module = (await importModule(file)) as Record<string, unknown>;
+    module = (await reportedOnce(() => importModule(file))) as Record<string, unknown>;
   } catch (error) {
-    let failure = describeImportFailure(error, file);
+    let failure = describeImportFailure(error, file, cwd);
     // A failure that names no place may still come from a syntax error the loader did not report as one.
     if (failure.line === undefined) {
       const found = await locateSyntaxError(file).catch(() => undefined);
