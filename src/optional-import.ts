@@ -1,7 +1,8 @@
 /**
- * Importing an optional peer dependency: the package is installed only by those who need what it does
- * (rendering, the Archivist's model clients, TypeScript node modules), and a missing one is one line
- * naming what to install.
+ * Importing an optional or native part: an optional peer dependency, installed only by those who need what
+ * it does (rendering, the Archivist's model clients, TypeScript node modules), or a package whose compiled
+ * addon an install without scripts leaves out (better-sqlite3). A missing or broken one is one line naming
+ * the command that fixes it and the way around it.
  */
 import { SwitchyardError } from './errors.ts';
 
@@ -15,6 +16,14 @@ export interface OptionalPackage {
   readonly with?: readonly string[];
   /** The command that installs it; default `npm install <name>`. */
   readonly install?: string;
+  /** How to do without it, e.g. `or pass --no-store to record nothing`; appended after the install. */
+  readonly without?: string;
+}
+
+/** A package with a compiled addon, which is built or downloaded by its install script. */
+export interface NativePackage extends OptionalPackage {
+  /** The command that builds its addon again, e.g. `npm rebuild better-sqlite3`. */
+  readonly rebuild: string;
 }
 
 // Node's ES module loader says `Cannot find package 'x' imported from …`; require says `Cannot find module 'x'`.
@@ -35,28 +44,78 @@ export function missingPackageOf(error: unknown): string | undefined {
   return found === null ? undefined : packageOf(found[1] as string);
 }
 
+// How a compiled addon that is not there, or not for this Node, fails to load: `bindings` lists the paths it
+// tried, Node's dlopen names the ABI (`NODE_MODULE_VERSION`) or the file format it cannot load.
+const ADDON_MISSING = /^Could not locate the bindings file|^Cannot find module '[^']+\.node'/u;
+const ADDON_BROKEN =
+  /NODE_MODULE_VERSION|invalid ELF header|wrong ELF class|cannot open shared object file|undefined symbol|not a valid Win32 application/u;
+
 /**
- * Runs `load` (a dynamic `import()` of the package, or of a module that imports it) and returns its module.
- * When the package or one that comes with it is not installed, throws `E_MISSING_PACKAGE` whose message is
- * the one line saying what to install; any other failure is thrown as it is.
+ * Why a compiled addon cannot be loaded, from the error loading it gave: `missing` when it was never built
+ * (an install without scripts), the first line of the error when it does not load here (built for another
+ * Node or machine), or undefined when the error is about something else.
+ */
+export function brokenAddonOf(error: unknown): 'missing' | { readonly reason: string } | undefined {
+  const message = error instanceof Error ? error.message : '';
+  if (ADDON_MISSING.test(message)) return 'missing';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== 'ERR_DLOPEN_FAILED' && !ADDON_BROKEN.test(message)) return undefined;
+  const line = (message.split('\n')[0] ?? message).trim();
+  return { reason: /NODE_MODULE_VERSION/u.test(message) ? 'it was built for another version of Node' : line };
+}
+
+/** The one line of a part that is missing or broken: what needs it, what is wrong, the fix, the way around. */
+function missingPart(pkg: OptionalPackage, what: string, fix: string, cause: unknown): SwitchyardError {
+  const without = pkg.without === undefined ? '' : `, ${pkg.without}`;
+  return new SwitchyardError(
+    'E_MISSING_PACKAGE',
+    `${pkg.neededFor} needs ${what}: run \`${fix}\`${without}`,
+    {
+      cause,
+    },
+  );
+}
+
+/** `E_MISSING_PACKAGE` for a native package whose addon `error` says is missing or broken, else undefined. */
+function addonFailure(pkg: OptionalPackage, error: unknown): SwitchyardError | undefined {
+  if (!('rebuild' in pkg)) return undefined;
+  const broken = brokenAddonOf(error);
+  if (broken === undefined) return undefined;
+  const why =
+    broken === 'missing'
+      ? 'which is missing (it was installed without running its install script)'
+      : `which does not load here (${broken.reason})`;
+  return missingPart(pkg, `the compiled addon of ${pkg.name}, ${why}`, (pkg as NativePackage).rebuild, error);
+}
+
+/**
+ * Runs `load` (a dynamic `import()` of the package, or of a module that imports it) and returns its module,
+ * after `probe` (given the module) has checked that it works, for a package that loads its addon only when
+ * first used. When the package or one that comes with it is not installed, or the addon of a
+ * {@link NativePackage} is missing or broken, throws `E_MISSING_PACKAGE` whose message is the one line saying
+ * what to run and how to do without it; any other failure is thrown as it is.
  * @example
  * const { renderMermaid } = await importOptional(
  *   { name: '@mermaid-js/mermaid-cli', neededFor: 'rendering to SVG or PNG' },
  *   () => import('@mermaid-js/mermaid-cli'),
  * );
  */
-export async function importOptional<T>(pkg: OptionalPackage, load: () => Promise<T>): Promise<T> {
+export async function importOptional<T>(
+  pkg: OptionalPackage | NativePackage,
+  load: () => Promise<T>,
+  probe?: (module: T) => void,
+): Promise<T> {
   try {
-    return await load();
+    const module = await load();
+    probe?.(module);
+    return module;
   } catch (error) {
+    const broken = addonFailure(pkg, error);
+    if (broken !== undefined) throw broken;
     const missing = missingPackageOf(error);
     if (missing === undefined || (missing !== pkg.name && !pkg.with?.includes(missing))) throw error;
     const install = pkg.install ?? `npm install ${pkg.name}`;
-    throw new SwitchyardError(
-      'E_MISSING_PACKAGE',
-      `${pkg.neededFor} needs the package ${missing}, which is not installed: run \`${install}\``,
-      { cause: error },
-    );
+    throw missingPart(pkg, `the package ${missing}, which is not installed`, install, error);
   }
 }
 
@@ -69,6 +128,7 @@ export const RENDERING_PACKAGES: OptionalPackage = Object.freeze({
   neededFor: 'rendering to SVG or PNG',
   with: Object.freeze(['puppeteer']),
   install: 'PUPPETEER_SKIP_DOWNLOAD=true npm install @mermaid-js/mermaid-cli puppeteer',
+  without: 'or write Mermaid text, which needs nothing (-o x.mmd)',
 });
 
 /** Loading node modules written in TypeScript (`--nodes x.ts`). */
@@ -77,4 +137,13 @@ export const TYPESCRIPT_LOADER: OptionalPackage = Object.freeze({
   neededFor: 'loading a node module written in TypeScript',
   with: Object.freeze(['esbuild']),
   install: 'npm install tsx',
+  without: 'or write the node module in JavaScript (.js, .mjs)',
+});
+
+/** Run stores in SQLite files (`.switchyard/runs.db`, `openSqliteStore`). */
+export const SQLITE_DRIVER: NativePackage = Object.freeze({
+  name: 'better-sqlite3',
+  neededFor: 'the run store (an SQLite file)',
+  rebuild: 'npm rebuild better-sqlite3',
+  without: 'or pass --no-store to record nothing',
 });

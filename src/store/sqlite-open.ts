@@ -6,6 +6,7 @@
 import { resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { SwitchyardError } from '../errors.ts';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 import { cannotOpen, fromSqlite, readOnly, tooNew } from './sqlite-errors.ts';
 import { checkStoreFile } from './sqlite-files.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.ts';
@@ -53,14 +54,15 @@ export function isMemoryPath(path: string): boolean {
 /**
  * Opens `path` as a store: refuses a file that is not a database, is corrupt, is read-only (unless opened
  * read-only), is locked past the busy timeout, or has a newer schema; migrates an older one forward.
- * better-sqlite3 is loaded here, on first use, so that importing the store costs nothing.
+ * better-sqlite3 is loaded here, on first use, so that importing the store costs nothing; a missing or broken
+ * addon is `E_MISSING_PACKAGE` (see sqlite-driver.ts).
  */
 export async function openStoreFile(path: string, options: SqliteStoreOptions = {}): Promise<OpenedFile> {
   const resolved: ResolvedSqliteOptions = { ...defaultSqliteOptions, ...options };
   const memory = isMemoryPath(path);
   const file = memory ? path : resolve(path);
   const exists = !memory && checkStoreFile(file, SCHEMA_VERSION, resolved.readonly);
-  const { default: Sqlite } = await import('better-sqlite3');
+  const Sqlite = await loadSqliteDriver();
   const connect = (readonly: boolean): Database => {
     try {
       return new Sqlite(file, { readonly, fileMustExist: readonly, timeout: resolved.busyTimeoutMs });
