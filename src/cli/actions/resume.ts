@@ -44,6 +44,16 @@ async function endedBefore(store: RunStore, runId: string): Promise<number> {
   return ended.filter((c) => !/[./]/u.test(c.itemId)).length;
 }
 
+/** `fn`, run on the first call only. */
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
+
 /**
  * Carries out `switchyard resume <run-id> --nodes <module>` (described in commands/resume.ts): goes on
  * with a recorded run where each item stood and prints the summary `run` prints.
@@ -69,11 +79,14 @@ export async function resumeAction(
       (record.status === 'running' || record.status === 'aborted') &&
       record.formatVersion <= RUN_FORMAT_VERSION;
     const documents = live ? await recordedDocuments(record, io.cwd, nodes) : undefined;
-    for (const gone of documents?.missing ?? []) {
-      io.err(
-        `switchyard: ${displayPath(gone, io.cwd)} is gone; run ${runId} goes on with the document recorded with it`,
-      );
-    }
+    // Said once the run goes on: a resume the engine refuses is its one line, nothing else.
+    const tellGone = once(() => {
+      for (const gone of documents?.missing ?? []) {
+        io.err(
+          `switchyard: ${displayPath(gone, io.cwd)} is gone; run ${runId} goes on with the document recorded with it`,
+        );
+      }
+    });
     const { policy, from } =
       record === undefined || !live
         ? { policy: undefined, from: undefined }
@@ -96,6 +109,7 @@ export async function resumeAction(
       alreadyEnded: live ? await endedBefore(store, runId) : 0,
     });
     const onEvent = (event: RunEvent) => {
+      if (event.type === 'run.start') tellGone();
       errors.onEvent(event);
       progress.onEvent(event);
       events?.write(event);
@@ -111,6 +125,7 @@ export async function resumeAction(
       progress.stop();
       await events?.close();
     }
+    tellGone();
     printRunResult(io, result, {
       json: options.json === true,
       policyFrom: from,
