@@ -20,10 +20,23 @@ export interface OptionalPackage {
   readonly without?: string;
 }
 
-/** A package with a compiled addon, which is built or downloaded by its install script. */
+/** A package with a compiled addon, which its install script builds or downloads. */
 export interface NativePackage extends OptionalPackage {
-  /** The command that builds its addon again, e.g. `npm rebuild better-sqlite3`. */
-  readonly rebuild: string;
+  readonly addon: true;
+}
+
+/** Where pnpm installs packages: a path of its layout in the error says pnpm installed the package. */
+const PNPM_LAYOUT = /[/\\]node_modules[/\\]\.pnpm[/\\]/u;
+
+/**
+ * The command that builds the addon of `name`, as the line shows it: npm's rebuild, or, for a package pnpm
+ * installed, pnpm's rebuild, or its approval of the install script, which pnpm runs for no dependency until
+ * the project allows it.
+ */
+function rebuildOf(name: string, error: unknown, missing: boolean): string {
+  const message = error instanceof Error ? error.message : '';
+  if (!PNPM_LAYOUT.test(message)) return `\`npm rebuild ${name}\``;
+  return missing ? `\`pnpm approve-builds\` and pick ${name}` : `\`pnpm rebuild ${name}\``;
 }
 
 // Node's ES module loader says `Cannot find package 'x' imported from …`; require says `Cannot find module 'x'`.
@@ -67,25 +80,22 @@ export function brokenAddonOf(error: unknown): 'missing' | { readonly reason: st
 /** The one line of a part that is missing or broken: what needs it, what is wrong, the fix, the way around. */
 function missingPart(pkg: OptionalPackage, what: string, fix: string, cause: unknown): SwitchyardError {
   const without = pkg.without === undefined ? '' : `, ${pkg.without}`;
-  return new SwitchyardError(
-    'E_MISSING_PACKAGE',
-    `${pkg.neededFor} needs ${what}: run \`${fix}\`${without}`,
-    {
-      cause,
-    },
-  );
+  return new SwitchyardError('E_MISSING_PACKAGE', `${pkg.neededFor} needs ${what}: run ${fix}${without}`, {
+    cause,
+  });
 }
 
 /** `E_MISSING_PACKAGE` for a native package whose addon `error` says is missing or broken, else undefined. */
-function addonFailure(pkg: OptionalPackage, error: unknown): SwitchyardError | undefined {
-  if (!('rebuild' in pkg)) return undefined;
+function addonFailure(pkg: OptionalPackage | NativePackage, error: unknown): SwitchyardError | undefined {
+  if (!('addon' in pkg)) return undefined;
   const broken = brokenAddonOf(error);
   if (broken === undefined) return undefined;
   const why =
     broken === 'missing'
       ? 'which is missing (it was installed without running its install script)'
       : `which does not load here (${broken.reason})`;
-  return missingPart(pkg, `the compiled addon of ${pkg.name}, ${why}`, (pkg as NativePackage).rebuild, error);
+  const fix = rebuildOf(pkg.name, error, broken === 'missing');
+  return missingPart(pkg, `the compiled addon of ${pkg.name}, ${why}`, fix, error);
 }
 
 /**
@@ -115,7 +125,7 @@ export async function importOptional<T>(
     const missing = missingPackageOf(error);
     if (missing === undefined || (missing !== pkg.name && !pkg.with?.includes(missing))) throw error;
     const install = pkg.install ?? `npm install ${pkg.name}`;
-    throw missingPart(pkg, `the package ${missing}, which is not installed`, install, error);
+    throw missingPart(pkg, `the package ${missing}, which is not installed`, `\`${install}\``, error);
   }
 }
 
@@ -144,6 +154,6 @@ export const TYPESCRIPT_LOADER: OptionalPackage = Object.freeze({
 export const SQLITE_DRIVER: NativePackage = Object.freeze({
   name: 'better-sqlite3',
   neededFor: 'the run store (an SQLite file)',
-  rebuild: 'npm rebuild better-sqlite3',
+  addon: true,
   without: 'or pass --no-store to record nothing',
 });

@@ -110,7 +110,7 @@ function driverFailingWith(error: Error): () => Promise<new (file: string) => { 
 const NATIVE: NativePackage = {
   name: 'some-native',
   neededFor: 'the store',
-  rebuild: 'npm rebuild some-native',
+  addon: true,
   without: 'or pass --no-store',
 };
 
@@ -156,8 +156,22 @@ describe('importOptional of a package with a compiled addon', () => {
     expect(brokenAddonOf('a string')).toBeUndefined();
   });
 
-  it('describes better-sqlite3 with its rebuild command and --no-store', () => {
-    expect(SQLITE_DRIVER.rebuild).toBe('npm rebuild better-sqlite3');
-    expect(SQLITE_DRIVER.without).toContain('--no-store');
+  it('says to approve the install script, or to rebuild, when pnpm installed the package', async () => {
+    const layout = '/p/node_modules/.pnpm/some-native@1.0.0/node_modules/some-native';
+    const never = addonError(`Could not locate the bindings file. Tried:\n → ${layout}/build/x.node`);
+    const other = addonError(`The module '${layout}/build/Release/x.node'\nNODE_MODULE_VERSION 108.`);
+    expect(
+      ((await failure(importOptional(NATIVE, driverFailingWith(never), probe))) as Error).message,
+    ).toContain('run `pnpm approve-builds` and pick some-native, or pass --no-store');
+    expect(
+      ((await failure(importOptional(NATIVE, driverFailingWith(other), probe))) as Error).message,
+    ).toContain('run `pnpm rebuild some-native`, or pass --no-store');
+  });
+
+  it('answers for better-sqlite3 with what needs it, its rebuild command and --no-store', async () => {
+    const error = await failure(importOptional(SQLITE_DRIVER, driverFailingWith(NEVER_BUILT), probe));
+    expect((error as Error).message).toBe(
+      'the run store (an SQLite file) needs the compiled addon of better-sqlite3, which is missing (it was installed without running its install script): run `npm rebuild better-sqlite3`, or pass --no-store to record nothing',
+    );
   });
 });
