@@ -76,8 +76,8 @@ function compilingImporter(): Promise<Importer> {
  * Runs an import whose failure is reported once, by the import itself. When an ES module imports a CommonJS
  * one that throws, tsx rejects a promise of its own with the same error, which nothing awaits: left alone
  * it would end the process as an unhandled rejection, with a stack, before the one-line answer. It comes
- * by the time the import has failed, and is dropped; any other rejection unhandled meanwhile is thrown as
- * Node would.
+ * by the time the import has failed, and is dropped; any other rejection unhandled meanwhile is thrown, as
+ * Node would throw it.
  */
 async function reportedOnce<T>(load: () => Promise<T>): Promise<T> {
   const strays: unknown[] = [];
@@ -96,8 +96,11 @@ async function reportedOnce<T>(load: () => Promise<T>): Promise<T> {
     throw error;
   } finally {
     process.off('unhandledRejection', keep);
+    // Node throws an unhandled rejection only when nothing listens for them; listeners of the program's own
+    // have been told of each already.
+    const thrown = process.listenerCount('unhandledRejection') === 0;
     for (const reason of strays) {
-      if (reason !== failure?.error)
+      if (thrown && reason !== failure?.error)
         process.nextTick(() => {
           throw reason;
         });
