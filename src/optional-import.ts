@@ -98,6 +98,35 @@ function addonFailure(pkg: OptionalPackage | NativePackage, error: unknown): Swi
   return missingPart(pkg, `the compiled addon of ${pkg.name}, ${why}`, fix, error);
 }
 
+// esbuild, which tsx compiles with, runs a binary installed for each platform as an optional dependency.
+const ESBUILD_MISSING = /The package "(@esbuild\/[^"]+)" could not be found, and is needed by esbuild/u;
+const ESBUILD_ELSEWHERE = /You installed esbuild for another platform than the one you're currently using/u;
+
+/**
+ * `E_MISSING_PACKAGE` when `error`, from compiling a node module written in TypeScript, says that esbuild's
+ * binary for this platform is not installed (an install with `--omit=optional`) or is one for another
+ * platform (a `node_modules` copied from another machine); undefined for any other error.
+ */
+export function compilerFailure(error: unknown): SwitchyardError | undefined {
+  const message = error instanceof Error ? error.message : '';
+  const missing = ESBUILD_MISSING.exec(message);
+  if (missing) {
+    return missingPart(
+      TYPESCRIPT_LOADER,
+      `esbuild's binary for this platform, the package ${missing[1]}, which is not installed`,
+      '`npm install --include=optional tsx`',
+      error,
+    );
+  }
+  if (!ESBUILD_ELSEWHERE.test(message)) return undefined;
+  return missingPart(
+    TYPESCRIPT_LOADER,
+    "esbuild's binary for this platform, and the one installed is for another",
+    '`npm ci` on this machine',
+    error,
+  );
+}
+
 /**
  * Runs `load` (a dynamic `import()` of the package, or of a module that imports it) and returns its module,
  * after `probe` (given the module) has checked that it works, for a package that loads its addon only when
@@ -123,10 +152,22 @@ export async function importOptional<T>(
     const broken = addonFailure(pkg, error);
     if (broken !== undefined) throw broken;
     const missing = missingPackageOf(error);
-    if (missing === undefined || (missing !== pkg.name && !pkg.with?.includes(missing))) throw error;
+    if (missing === undefined) throw error;
+    const own = [pkg.name, ...(pkg.with ?? [])];
+    // A dependency of the package that is missing: an install that was cut short, or that left it out.
+    const needer = own.includes(missing) ? undefined : own.find((name) => importedFrom(error, name));
+    if (!own.includes(missing) && needer === undefined) throw error;
     const install = pkg.install ?? `npm install ${pkg.name}`;
-    throw missingPart(pkg, `the package ${missing}, which is not installed`, `\`${install}\``, error);
+    const what = needer === undefined ? missing : `${missing} (a dependency of ${needer})`;
+    throw missingPart(pkg, `the package ${what}, which is not installed`, `\`${install}\``, error);
   }
+}
+
+/** Whether the import that failed was made by a file of the installed package `name`. */
+function importedFrom(error: unknown, name: string): boolean {
+  const message = error instanceof Error ? error.message : '';
+  const importer = / imported from (.+)$/mu.exec(message)?.[1] ?? /^- (.+)$/mu.exec(message)?.[1] ?? '';
+  return importer.replaceAll('\\', '/').includes(`/node_modules/${name}/`);
 }
 
 /**

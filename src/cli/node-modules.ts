@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
-import { importOptional, TYPESCRIPT_LOADER } from '../optional-import.ts';
+import { compilerFailure, importOptional, TYPESCRIPT_LOADER } from '../optional-import.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
 import { describeImportFailure, locateSyntaxError, syntaxHint } from './import-error.ts';
 import { displayPath } from './output.ts';
@@ -134,6 +134,8 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
   try {
     module = (await reportedOnce(() => importModule(file))) as Record<string, unknown>;
   } catch (error) {
+    const compiler = compilerFailure(error);
+    if (compiler !== undefined) throw compiler;
     let failure = describeImportFailure(error, file, cwd);
     // A failure that names no place may still come from a syntax error the loader did not report as one.
     if (failure.line === undefined) {

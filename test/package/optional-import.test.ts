@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isSwitchyardError } from '../../src/errors.ts';
 import {
   brokenAddonOf,
+  compilerFailure,
   importOptional,
   missingPackageOf,
   type NativePackage,
@@ -68,6 +69,26 @@ describe('importOptional', () => {
       importOptional(ABSENT, () => import('./fixtures/optional/throws.js' as string)),
     );
     expect((thrown as Error).message).toBe('broken on purpose');
+  });
+
+  it('answers a missing dependency of the package the same way, naming both', async () => {
+    const notFound = (message: string) => Object.assign(new Error(message), { code: 'ERR_MODULE_NOT_FOUND' });
+    const inside = notFound(
+      "Cannot find package 'left-out' imported from /p/node_modules/some-renderer/dist/index.js",
+    );
+    const error = await failure(
+      importOptional({ name: 'some-renderer', neededFor: 'rendering' }, () => Promise.reject(inside)),
+    );
+    expect((error as Error).message).toBe(
+      'rendering needs the package left-out (a dependency of some-renderer), which is not installed: run `npm install some-renderer`',
+    );
+    // The same package missing for a file of another package, or of ours, is not the optional package's.
+    const elsewhere = notFound("Cannot find package 'left-out' imported from /p/node_modules/other/index.js");
+    expect(
+      await failure(
+        importOptional({ name: 'some-renderer', neededFor: 'x' }, () => Promise.reject(elsewhere)),
+      ),
+    ).toBe(elsewhere);
   });
 
   it('reads the package of a scoped or deep specifier, and nothing from a missing relative file', () => {
@@ -173,5 +194,24 @@ describe('importOptional of a package with a compiled addon', () => {
     expect((error as Error).message).toBe(
       'the run store (an SQLite file) needs the compiled addon of better-sqlite3, which is missing (it was installed without running its install script): run `npm rebuild better-sqlite3`, or pass --no-store to record nothing',
     );
+  });
+});
+
+describe('compilerFailure', () => {
+  it("answers esbuild's binary missing for this platform, or installed for another, in one line", () => {
+    const missing = compilerFailure(
+      new Error(
+        'The package "@esbuild/linux-x64" could not be found, and is needed by esbuild.\n\nIf you are installing esbuild with npm, …',
+      ),
+    );
+    expect(missing?.code).toBe('E_MISSING_PACKAGE');
+    expect(missing?.message).toBe(
+      "loading a node module written in TypeScript needs esbuild's binary for this platform, the package @esbuild/linux-x64, which is not installed: run `npm install --include=optional tsx`, or write the node module in JavaScript (.js, .mjs)",
+    );
+    const elsewhere = compilerFailure(
+      new Error("\nYou installed esbuild for another platform than the one you're currently using.\n…"),
+    );
+    expect(elsewhere?.message).toContain('the one installed is for another: run `npm ci` on this machine');
+    expect(compilerFailure(new Error('Transform failed with 1 error'))).toBeUndefined();
   });
 });
