@@ -12,3 +12,6 @@ export declare function resolve(
   context: { readonly parentURL?: string },
   next: (specifier: string, context: object) => Promise<{ url: string; format?: string | null }>,
 ): Promise<{ url: string; format?: string | null }>;
+
+/** Imports a node module from the hook module's URL, which the resolve hook knows as their parent. */
+export declare function importFile(url: string): Promise<unknown>;

@@ -1,8 +1,9 @@
-// Module-loader hooks (node:module `register`) that load a node module written in TypeScript as an ES module
-// when it is written as one, wherever it lives. tsx on its own follows the package: outside a
-// "type": "module" package (no package.json, one without "type", or `npm init`'s "type": "commonjs") it
-// compiles a `.ts` file to CommonJS, where top-level await and `import.meta` do not exist and a package
-// that exports only for `import` cannot be loaded.
+// Module-loader hooks (node:module `register`) that load a node module, and what it imports outside
+// `node_modules`, as an ES module when it is written as one, wherever it lives. Node and tsx on their own
+// follow the package: outside a "type": "module" package (no package.json, one without "type", or the
+// "type": "commonjs" that `npm init` writes) Node refuses `import` in a `.js` file, or loads it after a
+// warning, and tsx compiles a `.ts` file to CommonJS, where top-level await and `import.meta` do not exist and
+// a package that exports only for `import` cannot be loaded.
 //
 // Plain JavaScript: Node loads hooks in a thread of their own, without a compiler. Registered before tsx,
 // so tsx's resolve hook calls this one and keeps the format it gives (see src/cli/node-modules.ts).
@@ -10,8 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-/** The extensions whose format tsx takes from the package; `.mts` and `.cts` say theirs. */
-const FROM_PACKAGE = /\.(?:tsx?|jsx)$/u;
+/** The extensions whose format Node and tsx take from the package; `.mjs`, `.cjs`, `.mts`, `.cts` say theirs. */
+const FROM_PACKAGE = /\.(?:js|jsx|ts|tsx)$/u;
 
 // Statements only an ES module has, at the start of a line: `import x from`, `import {`, `import 'x'`,
 // `import type`, `export const` …, but not TypeScript's CommonJS forms `import x = require(…)` and
@@ -44,12 +45,24 @@ export function isModuleSource(source) {
   return !REQUIRE_CALL.test(code) || code.includes('createRequire');
 }
 
+/**
+ * Imports a node module from this module, whose URL the resolve hook knows as the parent of node modules
+ * (see NODE_MODULES_PARENT in module-format.ts).
+ * @param {string} url
+ */
+export function importFile(url) {
+  return import(url);
+}
+
 /** @type {{ parent?: string, namespace?: string }} */
 let scope = {};
 
+/** The files outside `node_modules` that node modules are or import: what they import is theirs too. */
+const reached = new Set();
+
 /**
  * Receives what the hooks act on: `parent`, the URL node modules are imported from, and `namespace`, the tsx
- * namespace they are compiled under (the modules they import carry it in their URL).
+ * namespace TypeScript ones are compiled under (the modules they import carry it in their URL).
  * @param {{ parent: string, namespace: string }} data
  */
 export function initialize(data) {
@@ -61,7 +74,10 @@ function importedByNodes(parentURL) {
   if (parentURL === undefined) return false;
   if (parentURL === scope.parent) return true;
   try {
-    return new URL(parentURL).searchParams.get('tsx-namespace') === scope.namespace;
+    const url = new URL(parentURL);
+    if (url.searchParams.get('tsx-namespace') === scope.namespace) return true;
+    const file = fileOf(parentURL);
+    return file !== undefined && reached.has(file);
   } catch {
     return false;
   }
@@ -80,22 +96,9 @@ function fileOf(url) {
 }
 
 /**
- * The URL to load a `.ts`, `.tsx` or `.jsx` file outside `node_modules` from, when its source is an ES
- * module; undefined for any other file.
- * @param {string} url
- */
-async function moduleUrlOf(url) {
-  const file = fileOf(url);
-  if (file === undefined || !FROM_PACKAGE.test(file) || file.includes(`${sep}node_modules${sep}`))
-    return undefined;
-  const source = await readFile(file, 'utf8').catch(() => undefined);
-  if (source === undefined || !isModuleSource(source)) return undefined;
-  return url.includes('%3F') ? pathToFileURL(file).href : url;
-}
-
-/**
- * Gives a `.ts`, `.tsx` or `.jsx` file that a node module is, or that one imports, the format `module` when
- * its source is an ES module (at its plain file URL); anything else is resolved as it would be.
+ * Gives a `.js`, `.jsx`, `.ts` or `.tsx` file outside `node_modules` that a node module is, or imports, the
+ * format `module` (at its plain file URL) when its source is an ES module and it would not load as one;
+ * anything else is resolved as it would be.
  * @param {string} specifier
  * @param {{ parentURL?: string }} context
  * @param {(specifier: string, context: object) => Promise<{ url: string, format?: string | null }>} next
@@ -103,6 +106,12 @@ async function moduleUrlOf(url) {
 export async function resolve(specifier, context, next) {
   const resolved = await next(specifier, context);
   if (!importedByNodes(context.parentURL)) return resolved;
-  const url = await moduleUrlOf(resolved.url);
-  return url === undefined ? resolved : { ...resolved, url, format: 'module' };
+  const file = fileOf(resolved.url);
+  if (file === undefined || file.includes(`${sep}node_modules${sep}`)) return resolved;
+  reached.add(file);
+  if (resolved.format === 'module' || !FROM_PACKAGE.test(file)) return resolved;
+  const source = await readFile(file, 'utf8').catch(() => undefined);
+  if (source === undefined || !isModuleSource(source)) return resolved;
+  const url = resolved.url.includes('%3F') ? pathToFileURL(file).href : resolved.url;
+  return { ...resolved, url, format: 'module' };
 }

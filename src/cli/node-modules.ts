@@ -1,5 +1,4 @@
 import { stat } from 'node:fs/promises';
-import { register } from 'node:module';
 import { resolve } from 'node:path';
 import { setImmediate } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -7,6 +6,8 @@ import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { compilerFailure, importOptional, TYPESCRIPT_LOADER } from '../optional-import.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
 import { describeImportFailure, locateSyntaxError, syntaxHint } from './import-error.ts';
+import { formatHooks, NODE_MODULES_PARENT, needsFormatHooks, registerFormatHooks } from './module-format.ts';
+import { nodesOf } from './node-exports.ts';
 import { displayPath } from './output.ts';
 
 /** Files that only a compiler can load: TypeScript in all its module flavours, and JSX. */
@@ -15,13 +16,17 @@ const NEEDS_COMPILER = /\.(?:[cm]?tsx?|jsx)$/u;
 type Importer = (file: string) => Promise<unknown>;
 
 /**
- * How to import `file`: JavaScript with Node's own `import()` (it detects ES module syntax in a `.js` file
- * outside a `"type": "module"` package), TypeScript through tsx, which is loaded only then, so a program
- * whose node modules are JavaScript never loads a compiler. A missing tsx is `E_MISSING_PACKAGE`.
+ * How to import `file`: JavaScript with Node's own `import()`, TypeScript through tsx, which is loaded only
+ * then, so a program whose node modules are JavaScript never loads a compiler (a missing tsx is
+ * `E_MISSING_PACKAGE`). A `.js` file written as an ES module outside a `"type": "module"` package gets the
+ * format hooks first, and is imported from the URL they know node modules by.
  */
 async function importerFor(file: string): Promise<Importer> {
-  if (!NEEDS_COMPILER.test(file)) return (path) => import(pathToFileURL(path).href);
-  return compilingImporter();
+  if (NEEDS_COMPILER.test(file)) return compilingImporter();
+  if (!(await needsFormatHooks(file))) return (path) => import(pathToFileURL(path).href);
+  registerFormatHooks(NAMESPACE);
+  const { importFile } = await formatHooks();
+  return (path) => importFile(pathToFileURL(path).href);
 }
 
 /** A CommonJS TypeScript module, which tsx requires rather than imports. */
@@ -31,14 +36,6 @@ const COMMONJS = /\.cts$/u;
 const NAMESPACE = 'switchyard-nodes';
 
 let compiling: Promise<Importer> | undefined;
-
-/**
- * The hooks that make a TypeScript node module written as an ES module load as one outside a
- * "type": "module" package (see module-format-hook.mjs). Registered before tsx, so that tsx's own resolve
- * hook, which runs first, gets the format from them. A plain JavaScript file beside this one, in the
- * sources and in `dist/` alike.
- */
-const FORMAT_HOOK = new URL('./module-format-hook.mjs', import.meta.url);
 
 /**
  * The importer of modules that need a compiler, made once per process: tsx is registered under one namespace
@@ -51,7 +48,7 @@ function compilingImporter(): Promise<Importer> {
     Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]),
   ).then(
     ([esm, cjs]) => {
-      register(FORMAT_HOOK, { data: { parent: import.meta.url, namespace: NAMESPACE } });
+      registerFormatHooks(NAMESPACE);
       // Both of tsx's loaders under one namespace, as `tsImport` registers them: a module written as an ES
       // module is compiled by the ES module one; one that uses CommonJS (`require`, `module.exports`,
       // `__dirname`) outside a "type": "module" package is compiled by the CommonJS one, as a `.cts` is.
@@ -59,8 +56,8 @@ function compilingImporter(): Promise<Importer> {
       const scoped = esm.register({ namespace: NAMESPACE });
       return (path: string) => {
         const url = pathToFileURL(path).href;
-        if (!COMMONJS.test(path)) return scoped.import(url, import.meta.url);
-        return Promise.resolve().then(() => required.require(url, import.meta.url));
+        if (!COMMONJS.test(path)) return scoped.import(url, NODE_MODULES_PARENT);
+        return Promise.resolve().then(() => required.require(url, NODE_MODULES_PARENT));
       };
     },
     (error: unknown) => {
@@ -168,59 +165,4 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
     );
   }
   return createRegistry(nodes);
-}
-
-/** What a module exports, for a message saying why none of it is a node. */
-function exportsOf(module: Record<string, unknown>): string {
-  const names = Object.keys(module).filter((name) => name !== '__esModule');
-  return names.length === 0 ? 'nothing' : names.map((name) => `\`${name}\``).join(', ');
-}
-
-/** Why one exported entry is not a node definition, or undefined when it is one. */
-function notANode(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object')
-    return `is ${value === null ? 'null' : typeof value}, not a node`;
-  const v = value as Record<string, unknown>;
-  if (typeof v.id !== 'string') return 'has no string `id`';
-  if (!Array.isArray(v.outputs) || !v.outputs.every((o) => typeof o === 'string'))
-    return `('${v.id}') has no \`outputs\` array of output names`;
-  if (typeof v.run !== 'function' && typeof v.batch !== 'function')
-    return `('${v.id}') has neither a \`run\` nor a \`batch\` function`;
-  return undefined;
-}
-
-/** The node definitions a module exports, or a one-line `E_NODE_MODULE` saying what it exports instead. */
-function nodesOf(module: Record<string, unknown>, path: string): NodeDefinition<string, never>[] {
-  const fix = 'export `nodes` (or a default export): an array of defineNode(...) results';
-  // A module compiled to CommonJS arrives with its exports under `default` as well.
-  const inner = module.default;
-  const namespace =
-    module.nodes === undefined && inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-      ? (inner as Record<string, unknown>)
-      : module;
-  const name = namespace.nodes !== undefined ? 'nodes' : 'default';
-  const exported = namespace.nodes ?? (namespace === module ? module.default : undefined);
-  if (exported === undefined) {
-    throw new SwitchyardError(
-      'E_NODE_MODULE',
-      `node module ${path} exports no nodes (it exports ${exportsOf(namespace)}) — ${fix}`,
-    );
-  }
-  if (!Array.isArray(exported) || exported.length === 0) {
-    const what = Array.isArray(exported) ? 'an empty array' : exported === null ? 'null' : typeof exported;
-    throw new SwitchyardError(
-      'E_NODE_MODULE',
-      `node module ${path} exports no nodes: its \`${name}\` export is ${what} — ${fix}`,
-    );
-  }
-  for (const [index, entry] of exported.entries()) {
-    const why = notANode(entry);
-    if (why !== undefined) {
-      throw new SwitchyardError(
-        'E_NODE_MODULE',
-        `node module ${path}: \`${name}[${index}]\` ${why} — ${fix}`,
-      );
-    }
-  }
-  return exported as NodeDefinition<string, never>[];
 }

@@ -115,6 +115,38 @@ describe('TypeScript node modules outside a "type": "module" package', () => {
   });
 });
 
+describe('JavaScript node modules outside a "type": "module" package', () => {
+  it('load as ES modules with their helpers, from a "type": "commonjs" folder and one without "type", with no warning', () => {
+    for (const folder of ['commonjs', 'untyped']) {
+      const dir = join(outside, folder);
+      writeFileSync(
+        join(dir, 'greet.jsonld'),
+        readFileSync(join(ROOT, 'test/package/fixtures/greet.jsonld')),
+      );
+      writeFileSync(join(dir, 'word.js'), "export const word = 'from a helper';\n");
+      writeFileSync(
+        join(dir, 'nodes.js'),
+        `import { word } from './word.js';
+const said = await Promise.resolve(word);
+export const nodes = [
+  { id: 'urn:example:node:draft', outputs: ['drafted'], run: (item) => { item.data.greeting = said; return 'drafted'; } },
+  { id: 'urn:example:node:check', outputs: ['ok', 'again'], run: () => 'ok' },
+];
+`,
+      );
+      // As a process of its own, where Node, not the test runner, loads the module.
+      const child = spawnSync(
+        process.execPath,
+        [...SWITCHYARD, 'run', 'greet.jsonld', '--nodes', 'nodes.js', '--no-store', '--json'],
+        { cwd: dir, encoding: 'utf8' },
+      );
+      expect(child.stderr, folder).toBe('');
+      expect(child.status, folder).toBe(0);
+      expect(JSON.parse(child.stdout).items[0].data.greeting, folder).toBe('from a helper');
+    }
+  });
+});
+
 describe('an import a node module cannot make', () => {
   const commonjs = () => join(outside, 'commonjs');
 

@@ -122,7 +122,7 @@ exports.nodes = [
 ];
 `;
 
-describe('TypeScript node modules, wherever they live', () => {
+describe('node modules, wherever they live', () => {
   /** Runs greet.jsonld with `nodes` and returns the greeting the run ended with. */
   async function greeting(nodes: string): Promise<unknown> {
     const result = await installed([
@@ -161,6 +161,12 @@ describe('TypeScript node modules, wherever they live', () => {
       await writeFile(join(folder, 'nodes.ts'), ESM_ONLY(readme));
       expect(await greeting(join(folder, 'nodes.ts'))).toBe('Hello, reader (draft 2)');
     }
+  });
+
+  it('loads the same nodes in JavaScript as an ES module from the "type": "commonjs" project, with no warning', async () => {
+    // The README's nodes carry no type annotations: as nodes.js they are what a newcomer writes in JavaScript.
+    await writeFile(join(project, 'nodes.js'), block('ts').text);
+    expect(await greeting('nodes.js')).toBe('Hello, reader (draft 2)');
   });
 
   it('loads one that uses CommonJS (require, exports, __filename) as CommonJS', async () => {
