@@ -6,7 +6,7 @@
 // a package that exports only for `import` cannot be loaded.
 //
 // Plain JavaScript: Node loads hooks in a thread of their own, without a compiler. Registered before tsx,
-// so tsx's resolve hook calls this one and keeps the format it gives (see src/cli/node-modules.ts).
+// so tsx's resolve hook calls this one and keeps the format it gives (see src/cli/module-format.ts).
 import { readFile } from 'node:fs/promises';
 import { sep } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
