@@ -18,8 +18,18 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 const TSC = fileURLToPath(new URL('bin/tsc', import.meta.resolve('typescript/package.json')));
 
-/** Files the compiled code reads at run time, copied to the same place under the output folder. */
-const ASSETS: readonly string[] = ['schemas', 'dags', 'examples/archivist/catalog.json'];
+/**
+ * Files the compiled code reads at run time, copied to the same place under the output folder: data, and the
+ * modules written in plain JavaScript because Node loads them without a compiler (module hooks, the
+ * CommonJS entry of the package).
+ */
+const ASSETS: readonly string[] = [
+  'schemas',
+  'dags',
+  'examples/archivist/catalog.json',
+  'src/cli/module-format-hook.mjs',
+  'src/require.cjs',
+];
 
 /** A failed step: its one line is printed and the build exits 1. */
 class BuildError extends Error {}

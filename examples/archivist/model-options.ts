@@ -36,12 +36,12 @@ const DEFAULT_OLLAMA_MODEL = 'llama3.2';
 // The model clients are optional peer dependencies: each is loaded only when its --llm is chosen.
 const loadOpenAI = () =>
   importOptional(
-    { name: 'openai', neededFor: '--llm openai' },
+    { name: 'openai', neededFor: '--llm openai', without: 'or answer offline (--llm offline)' },
     () => import('../../nodes/archivist/models/openai.ts'),
   );
 const loadOllama = () =>
   importOptional(
-    { name: 'ollama', neededFor: '--llm ollama' },
+    { name: 'ollama', neededFor: '--llm ollama', without: 'or answer offline (--llm offline)' },
     () => import('../../nodes/archivist/models/ollama.ts'),
   );
 

@@ -1,10 +1,13 @@
 /**
  * Turns the failure of importing a node module into one line a user can act on: a syntax error as
- * `file:line:col: message`, an error thrown by the module's own top-level code, or a missing import.
+ * `file:line:col: message`, an import that cannot be resolved (which one, in which file, and why), or an
+ * error thrown by the module's own top-level code.
  */
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { displayPath } from './output.ts';
+import { unresolvedImport } from './unresolved-import.ts';
 
 /** Where and why an import failed, as far as the error says. */
 export interface ImportFailure {
@@ -45,9 +48,24 @@ export function syntaxHint(file: string): string {
     : 'fix the syntax there; `node --check <file>` shows it';
 }
 
-/** Reads an import failure of `module` (an absolute path) into where it happened and what to do. */
-export function describeImportFailure(error: unknown, module: string): ImportFailure {
+/**
+ * Reads an import failure of `module` (an absolute path) into where it happened and what to do; paths in
+ * the message are shown relative to `cwd`.
+ */
+export function describeImportFailure(error: unknown, module: string, cwd = process.cwd()): ImportFailure {
   const message = error instanceof Error ? error.message : String(error);
+  const stack = error instanceof Error ? (error.stack ?? '') : '';
+  const unresolved = unresolvedImport(error, (path) => displayPath(path, cwd));
+  if (unresolved !== undefined) {
+    // V8 places a name that a module does not export at the import that names it.
+    const place = error instanceof SyntaxError ? V8_PLACE.exec(stack) : null;
+    return {
+      file: fileOf(place?.[1] ?? unresolved.importer ?? module, module),
+      ...(place ? { line: Number(place[2]), column: (place[4] as string).length + 1 } : {}),
+      message: unresolved.message,
+      hint: unresolved.hint,
+    };
+  }
   const esbuild = ESBUILD.exec(message);
   if (esbuild) {
     return {
@@ -58,7 +76,6 @@ export function describeImportFailure(error: unknown, module: string): ImportFai
       hint: syntaxHint(fileOf(esbuild[1] as string, module)),
     };
   }
-  const stack = error instanceof Error ? (error.stack ?? '') : '';
   if (isSyntaxFailure(error)) {
     const place = V8_PLACE.exec(stack);
     return {
@@ -66,14 +83,6 @@ export function describeImportFailure(error: unknown, module: string): ImportFai
       ...(place ? { line: Number(place[2]), column: (place[4] as string).length + 1 } : {}),
       message: `syntax error: ${firstLine(message)}`,
       hint: syntaxHint(module),
-    };
-  }
-  const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
-    return {
-      file: module,
-      message: `an import cannot be found: ${firstLine(message)}`,
-      hint: 'check the import paths and that its packages are installed',
     };
   }
   const name = error instanceof Error ? error.name : typeof error;

@@ -35,8 +35,9 @@ export interface LoadedDag {
 /**
  * Loads one document (`file` is resolved against `cwd`; `-` reads standard input through `io`) for a
  * command that needs a valid DAG: the checks of `validate` ({@link checkDocuments}), with `nodes`, when
- * given, checking node IRIs and outputs too. Any error-severity problem throws one SwitchyardError whose
- * message lists them, one a line.
+ * given, checking node IRIs and outputs too. Any error-severity problem throws one SwitchyardError: one
+ * problem is its one line (`file:line:col error CODE …`), several are listed one a line under a line naming
+ * their codes.
  */
 export async function loadValidDag(
   file: string,
@@ -67,6 +68,10 @@ export async function loadValidDag(
   const dag = valid.get(path);
   if (dag === undefined) {
     const lines = errors.map((p) => formatProblem({ ...p, message: said(p.message) }, cwd));
+    // One problem is one line, with its place and code, as every refusal is.
+    if (lines.length === 1) {
+      throw new SwitchyardError(errors[0]?.code ?? 'E_SCHEMA', lines[0] as string, { problems: errors });
+    }
     throw new SwitchyardError(
       errors[0]?.code ?? 'E_SCHEMA',
       // Every line names a code, the first one too: the codes found, then each problem on a line of its own.

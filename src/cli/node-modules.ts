@@ -1,10 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { setImmediate } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
-import { importOptional, TYPESCRIPT_LOADER } from '../optional-import.ts';
+import { compilerFailure, importOptional, TYPESCRIPT_LOADER } from '../optional-import.ts';
 import { createRegistry, type NodeDefinition, type NodeRegistry } from '../runtime/node.ts';
 import { describeImportFailure, locateSyntaxError, syntaxHint } from './import-error.ts';
+import { formatHooks, NODE_MODULES_PARENT, needsFormatHooks, registerFormatHooks } from './module-format.ts';
+import { nodesOf } from './node-exports.ts';
 import { displayPath } from './output.ts';
 
 /** Files that only a compiler can load: TypeScript in all its module flavours, and JSX. */
@@ -13,13 +16,17 @@ const NEEDS_COMPILER = /\.(?:[cm]?tsx?|jsx)$/u;
 type Importer = (file: string) => Promise<unknown>;
 
 /**
- * How to import `file`: JavaScript with Node's own `import()` (it detects ES module syntax in a `.js` file
- * outside a `"type": "module"` package), TypeScript through tsx, which is loaded only then, so a program
- * whose node modules are JavaScript never loads a compiler. A missing tsx is `E_MISSING_PACKAGE`.
+ * How to import `file`: JavaScript with Node's own `import()`, TypeScript through tsx, which is loaded only
+ * then, so a program whose node modules are JavaScript never loads a compiler (a missing tsx is
+ * `E_MISSING_PACKAGE`). A `.js` file written as an ES module outside a `"type": "module"` package gets the
+ * format hooks first, and is imported from the URL they know node modules by.
  */
 async function importerFor(file: string): Promise<Importer> {
-  if (!NEEDS_COMPILER.test(file)) return (path) => import(pathToFileURL(path).href);
-  return compilingImporter();
+  if (NEEDS_COMPILER.test(file)) return compilingImporter();
+  if (!(await needsFormatHooks(file))) return (path) => import(pathToFileURL(path).href);
+  registerFormatHooks(NAMESPACE);
+  const { importFile } = await formatHooks();
+  return (path) => importFile(pathToFileURL(path).href);
 }
 
 /** A CommonJS TypeScript module, which tsx requires rather than imports. */
@@ -41,14 +48,16 @@ function compilingImporter(): Promise<Importer> {
     Promise.all([import('tsx/esm/api'), import('tsx/cjs/api')]),
   ).then(
     ([esm, cjs]) => {
-      // Both of tsx's loaders under one namespace, as `tsImport` registers them: a TypeScript module that
-      // Node takes for CommonJS (outside a "type": "module" package) is compiled by the CommonJS one.
+      registerFormatHooks(NAMESPACE);
+      // Both of tsx's loaders under one namespace, as `tsImport` registers them: a module written as an ES
+      // module is compiled by the ES module one; one that uses CommonJS (`require`, `module.exports`,
+      // `__dirname`) outside a "type": "module" package is compiled by the CommonJS one, as a `.cts` is.
       const required = cjs.register({ namespace: NAMESPACE });
       const scoped = esm.register({ namespace: NAMESPACE });
       return (path: string) => {
         const url = pathToFileURL(path).href;
-        if (!COMMONJS.test(path)) return scoped.import(url, import.meta.url);
-        return Promise.resolve().then(() => required.require(url, import.meta.url));
+        if (!COMMONJS.test(path)) return scoped.import(url, NODE_MODULES_PARENT);
+        return Promise.resolve().then(() => required.require(url, NODE_MODULES_PARENT));
       };
     },
     (error: unknown) => {
@@ -58,6 +67,42 @@ function compilingImporter(): Promise<Importer> {
     },
   );
   return compiling;
+}
+
+/**
+ * Runs an import whose failure is reported once, by the import itself. When an ES module imports a CommonJS
+ * one that throws, tsx rejects a promise of its own with the same error, which nothing awaits: left alone
+ * it would end the process as an unhandled rejection, with a stack, before the one-line answer. It comes
+ * by the time the import has failed, and is dropped; any other rejection unhandled meanwhile is thrown, as
+ * Node would throw it.
+ */
+async function reportedOnce<T>(load: () => Promise<T>): Promise<T> {
+  const strays: unknown[] = [];
+  const keep = (reason: unknown) => {
+    strays.push(reason);
+  };
+  process.on('unhandledRejection', keep);
+  let failure: { readonly error: unknown } | undefined;
+  try {
+    return await load();
+  } catch (error) {
+    failure = { error };
+    // Node hands out unhandled rejections once the current turn's promise jobs are done: the copy is
+    // out by the next turn of the event loop.
+    await setImmediate();
+    throw error;
+  } finally {
+    process.off('unhandledRejection', keep);
+    // Node throws an unhandled rejection only when nothing listens for them; listeners of the program's own
+    // have been told of each already.
+    const thrown = process.listenerCount('unhandledRejection') === 0;
+    for (const reason of strays) {
+      if (thrown && reason !== failure?.error)
+        process.nextTick(() => {
+          throw reason;
+        });
+    }
+  }
 }
 
 /**
@@ -84,9 +129,11 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
   const importModule = await importerFor(file);
   let module: Record<string, unknown>;
   try {
-    module = (await importModule(file)) as Record<string, unknown>;
+    module = (await reportedOnce(() => importModule(file))) as Record<string, unknown>;
   } catch (error) {
-    let failure = describeImportFailure(error, file);
+    const compiler = compilerFailure(error);
+    if (compiler !== undefined) throw compiler;
+    let failure = describeImportFailure(error, file, cwd);
     // A failure that names no place may still come from a syntax error the loader did not report as one.
     if (failure.line === undefined) {
       const found = await locateSyntaxError(file).catch(() => undefined);
@@ -118,59 +165,4 @@ export async function loadNodeModule(path: string, cwd = process.cwd()): Promise
     );
   }
   return createRegistry(nodes);
-}
-
-/** What a module exports, for a message saying why none of it is a node. */
-function exportsOf(module: Record<string, unknown>): string {
-  const names = Object.keys(module).filter((name) => name !== '__esModule');
-  return names.length === 0 ? 'nothing' : names.map((name) => `\`${name}\``).join(', ');
-}
-
-/** Why one exported entry is not a node definition, or undefined when it is one. */
-function notANode(value: unknown): string | undefined {
-  if (value === null || typeof value !== 'object')
-    return `is ${value === null ? 'null' : typeof value}, not a node`;
-  const v = value as Record<string, unknown>;
-  if (typeof v.id !== 'string') return 'has no string `id`';
-  if (!Array.isArray(v.outputs) || !v.outputs.every((o) => typeof o === 'string'))
-    return `('${v.id}') has no \`outputs\` array of output names`;
-  if (typeof v.run !== 'function' && typeof v.batch !== 'function')
-    return `('${v.id}') has neither a \`run\` nor a \`batch\` function`;
-  return undefined;
-}
-
-/** The node definitions a module exports, or a one-line `E_NODE_MODULE` saying what it exports instead. */
-function nodesOf(module: Record<string, unknown>, path: string): NodeDefinition<string, never>[] {
-  const fix = 'export `nodes` (or a default export): an array of defineNode(...) results';
-  // A module compiled to CommonJS arrives with its exports under `default` as well.
-  const inner = module.default;
-  const namespace =
-    module.nodes === undefined && inner !== null && typeof inner === 'object' && !Array.isArray(inner)
-      ? (inner as Record<string, unknown>)
-      : module;
-  const name = namespace.nodes !== undefined ? 'nodes' : 'default';
-  const exported = namespace.nodes ?? (namespace === module ? module.default : undefined);
-  if (exported === undefined) {
-    throw new SwitchyardError(
-      'E_NODE_MODULE',
-      `node module ${path} exports no nodes (it exports ${exportsOf(namespace)}) — ${fix}`,
-    );
-  }
-  if (!Array.isArray(exported) || exported.length === 0) {
-    const what = Array.isArray(exported) ? 'an empty array' : exported === null ? 'null' : typeof exported;
-    throw new SwitchyardError(
-      'E_NODE_MODULE',
-      `node module ${path} exports no nodes: its \`${name}\` export is ${what} — ${fix}`,
-    );
-  }
-  for (const [index, entry] of exported.entries()) {
-    const why = notANode(entry);
-    if (why !== undefined) {
-      throw new SwitchyardError(
-        'E_NODE_MODULE',
-        `node module ${path}: \`${name}[${index}]\` ${why} — ${fix}`,
-      );
-    }
-  }
-  return exported as NodeDefinition<string, never>[];
 }

@@ -8,6 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { SwitchyardError } from '../errors.ts';
 import { systemClock } from '../policy/clock.ts';
 import { diskRefusal } from './disk-check.ts';
+import { loadSqliteDriver } from './sqlite-driver.ts';
 import { cannotOpen, type FailureScene, fromSqlite, full, readOnly, tooNew } from './sqlite-errors.ts';
 import { checkStoreFile } from './sqlite-files.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.ts';
@@ -55,14 +56,15 @@ export function isMemoryPath(path: string): boolean {
 /**
  * Opens `path` as a store: refuses a file that is not a database, is corrupt, is read-only (unless opened
  * read-only), is locked past the busy timeout, or has a newer schema; migrates an older one forward.
- * better-sqlite3 is loaded here, on first use, so that importing the store costs nothing.
+ * better-sqlite3 is loaded here, on first use, so that importing the store costs nothing; a missing or broken
+ * addon is `E_MISSING_PACKAGE` (see sqlite-driver.ts).
  */
 export async function openStoreFile(path: string, options: SqliteStoreOptions = {}): Promise<OpenedFile> {
   const resolved: ResolvedSqliteOptions = { ...defaultSqliteOptions, ...options };
   const memory = isMemoryPath(path);
   const file = memory ? path : resolve(path);
   const exists = !memory && checkStoreFile(file, SCHEMA_VERSION, resolved.readonly);
-  const { default: Sqlite } = await import('better-sqlite3');
+  const Sqlite = await loadSqliteDriver();
   // Each step's wait for other processes' locks is measured, so that a refusal says how long it waited.
   let started = systemClock.now();
   const failed = (error: unknown, readonly: boolean) =>

@@ -7,68 +7,16 @@
  * better-sqlite3 compiles its addon from source (about a minute on two cores) instead of trying to download
  * a prebuilt one, since nothing but the npm registry may be reached.
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exec, type Packed, pack, ROOT, readmeBlocks } from './packed.ts';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
-
-/** One file of `npm pack --json`. */
-interface PackedFile {
-  readonly path: string;
-  readonly size: number;
-}
-
-/** What `npm pack --json` reports of the tarball. */
-interface Packed {
-  readonly filename: string;
-  readonly size: number;
-  readonly unpackedSize: number;
-  readonly files: readonly PackedFile[];
-}
-
-interface Outcome {
-  readonly code: number;
-  readonly out: string;
-  readonly err: string;
-}
-
-// The test runs under `npm test`, whose variables would point the inner npm at this repository
-// (npm_config_local_prefix) and describe this package (npm_package_*); NODE_OPTIONS could load tsx.
-const INHERITED =
-  /^(?:npm_package_|npm_lifecycle_|npm_config_local_prefix$|npm_command$|INIT_CWD$|NODE_OPTIONS$|NODE_PATH$)/u;
-
-function environment(extra: Readonly<Record<string, string>> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (!INHERITED.test(key)) env[key] = value;
-  return { ...env, ...extra };
-}
-
-/** Runs a program to its end; a non-zero exit is a result, not a failure. */
-function exec(
-  file: string,
-  args: readonly string[],
-  cwd: string,
-  extra: Readonly<Record<string, string>> = {},
-): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(
-      file,
-      args,
-      { cwd, env: environment(extra), maxBuffer: 64 * 1024 * 1024, encoding: 'utf8' },
-      (error, out, err) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, out, err });
-      },
-    );
-  });
-}
 
 /** `npx --no <bin> …` in the project: only the installed bin, never a download. */
 const npx = (args: readonly string[]) => exec('npx', ['--no', ...args], project);
@@ -77,11 +25,11 @@ let temp: string;
 let project: string;
 let packed: Packed;
 
+let tarball: string;
+
 beforeAll(async () => {
   temp = await mkdtemp(join(tmpdir(), 'switchyard-package-'));
-  const pack = await exec('npm', ['pack', '--json', '--pack-destination', temp], ROOT);
-  expect(pack.code, pack.err).toBe(0);
-  packed = (JSON.parse(pack.out) as Packed[])[0] as Packed;
+  ({ packed, tarball } = await pack(temp));
 
   project = join(temp, 'project');
   await mkdir(project);
@@ -91,14 +39,7 @@ beforeAll(async () => {
   // @types/node is what a TypeScript project on Node installs beside the package; it is not TypeScript.
   const install = await exec(
     'npm',
-    [
-      'install',
-      join(temp, packed.filename),
-      '@types/node@^20',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-    ],
+    ['install', tarball, '@types/node@^20', '--no-audit', '--no-fund', '--prefer-offline'],
     project,
     { npm_config_build_from_source: 'true' },
   );
@@ -196,6 +137,17 @@ describe('the packed package', () => {
     expect(run.items[0]).toMatchObject({ terminal: 'done', data: { greeting: 'Hello, reader (draft 2)' } });
   });
 
+  it('require() loads the same package from CommonJS', async () => {
+    const script = [
+      "const switchyard = require('switchyard');",
+      "import('switchyard').then((imported) => console.log(typeof switchyard.createDispatcher, switchyard.createDispatcher === imported.createDispatcher));",
+    ].join('\n');
+    await writeFile(join(project, 'required.cjs'), script);
+    const result = await exec(process.execPath, ['required.cjs'], project);
+    expect(result.err).toBe('');
+    expect(result.out).toBe('function true\n');
+  });
+
   it('exports the JSON Schemas as switchyard/schemas/*', async () => {
     const script = [
       "import dag from 'switchyard/schemas/dag.schema.json' with { type: 'json' };",
@@ -246,5 +198,35 @@ describe('the packed package', () => {
       expect(result.err, args.join(' ')).toContain('E_MISSING_PACKAGE');
     }
     expect(existsSync(join(project, 'greet.svg'))).toBe(false);
+  });
+
+  // Last, since it installs tsx: the README's nodes.ts in a "type": "commonjs" folder, as `npm init` makes.
+  it('with tsx added, runs the README\'s TypeScript nodes from a "type": "commonjs" folder and records the run', async () => {
+    const install = await exec(
+      'npm',
+      ['install', 'tsx', '--no-audit', '--no-fund', '--prefer-offline'],
+      project,
+    );
+    expect(install.code, install.err).toBe(0);
+    const nodes = (await readmeBlocks('A first project')).find((block) => block.lang === 'ts');
+    const folder = join(project, 'commonjs');
+    await mkdir(folder);
+    await writeFile(join(folder, 'package.json'), '{ "name": "commonjs", "type": "commonjs" }\n');
+    await writeFile(join(folder, 'nodes.ts'), nodes?.text ?? '');
+    const result = await npx([
+      'switchyard',
+      'run',
+      'greet.jsonld',
+      '--nodes',
+      'commonjs/nodes.ts',
+      '--input',
+      '{"name":"reader"}',
+    ]);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(
+      /^run \S+: completed — urn:example:dag:greet \(\w+\)\nrecorded in \.switchyard\/runs\.db as /u,
+    );
+    expect(result.out).toContain('4 executions, 1 retry, 0 salvages, 0 exhausted');
   });
 });

@@ -70,6 +70,16 @@ async function progressBefore(
   return { alreadyEnded: ended.filter((c) => !/[./]/u.test(c.itemId)).length, waiting };
 }
 
+/** `fn`, run on the first call only. */
+function once(fn: () => void): () => void {
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    fn();
+  };
+}
+
 /**
  * Carries out `switchyard resume <run-id> --nodes <module>` (described in commands/resume.ts): goes on
  * with a recorded run where each item stood and prints the summary `run` prints.
@@ -96,11 +106,14 @@ export async function resumeAction(
       (record.status === 'running' || record.status === 'aborted') &&
       record.formatVersion <= RUN_FORMAT_VERSION;
     const documents = live ? await recordedDocuments(record, io.cwd, nodes) : undefined;
-    for (const gone of documents?.missing ?? []) {
-      io.err(
-        `switchyard: ${displayPath(gone, io.cwd)} is gone; run ${runId} goes on with the document recorded with it`,
-      );
-    }
+    // Said once the run goes on: a resume the engine refuses is its one line, nothing else.
+    const tellGone = once(() => {
+      for (const gone of documents?.missing ?? []) {
+        io.err(
+          `switchyard: ${displayPath(gone, io.cwd)} is gone; run ${runId} goes on with the document recorded with it`,
+        );
+      }
+    });
     const { policy, from } =
       record === undefined || !live
         ? { policy: undefined, from: undefined }
@@ -122,6 +135,7 @@ export async function resumeAction(
     const before = shown ? await progressBefore(store, runId, runClock) : {};
     const progress = runProgress({ total, runId, ...before, clock: runClock, flag: options.progress }, io);
     const onEvent = (event: RunEvent) => {
+      if (event.type === 'run.start') tellGone();
       errors.onEvent(event);
       progress.onEvent(event);
       events?.write(event);
@@ -137,6 +151,7 @@ export async function resumeAction(
       progress.stop();
       await events?.close();
     }
+    tellGone();
     printRunResult(summaryIO(io, options), result, {
       json: options.json === true,
       policyFrom: from,
