@@ -12,7 +12,7 @@ import { checkTakeover } from './lease.ts';
 import { journalField, parseSpan, type RedisKeys, spanMember } from './redis-keys.ts';
 import { pageBody } from './sqlite-rows.ts';
 import { leaseLost, runTaken, unknownRun } from './store-errors.ts';
-import type { EventRecord, Lease, RunRecord, StoreWrite } from './types.ts';
+import { type EventRecord, type Lease, type RunRecord, runOfWrite, type StoreWrite } from './types.ts';
 
 /** A Redis command as its name and arguments. */
 export type Command = [string, ...(string | number)[]];
@@ -21,26 +21,6 @@ export type Command = [string, ...(string | number)[]];
 export interface BatchReads {
   readonly watch: readonly string[];
   readonly reads: readonly Command[];
-}
-
-/** The run a write belongs to. */
-function runOf(write: StoreWrite): string {
-  switch (write.kind) {
-    case 'run':
-      return write.run.id;
-    case 'run-status':
-      return write.update.runId;
-    case 'checkpoint':
-      return write.checkpoint.runId;
-    case 'journal':
-      return write.entry.runId;
-    case 'event':
-      return write.event.runId;
-    case 'events':
-      return write.runId;
-    default:
-      return write.lease.runId;
-  }
 }
 
 /** The span of events a write stores, or undefined when it stores none. */
@@ -55,7 +35,7 @@ function spanOf(write: StoreWrite): { first: number; last: number } | undefined 
  * and each step already have a record, and the stored span of events nearest below each span written.
  */
 export function batchReads(batch: readonly StoreWrite[], keys: RedisKeys): BatchReads {
-  const runs = [...new Set(batch.map(runOf))];
+  const runs = [...new Set(batch.map(runOfWrite))];
   const watch: string[] = [];
   const reads: Command[] = [];
   for (const runId of runs) {
@@ -74,7 +54,7 @@ export function batchReads(batch: readonly StoreWrite[], keys: RedisKeys): Batch
     } else {
       const span = spanOf(write);
       if (span !== undefined) {
-        reads.push(['zrevrangebyscore', keys.events(runOf(write)), span.last, '-inf', 'LIMIT', 0, 1]);
+        reads.push(['zrevrangebyscore', keys.events(runOfWrite(write)), span.last, '-inf', 'LIMIT', 0, 1]);
       }
     }
   }
@@ -100,7 +80,7 @@ export function planBatch(
   results: readonly unknown[],
   keys: RedisKeys,
 ): Command[] {
-  const runs = [...new Set(batch.map(runOf))];
+  const runs = [...new Set(batch.map(runOfWrite))];
   const views = new Map<string, RunView>();
   let next = 0;
   const read = () => results[next++];
@@ -117,7 +97,7 @@ export function planBatch(
   }
   const commands: Command[] = [];
   for (const write of batch) {
-    const view = views.get(runOf(write)) as RunView;
+    const view = views.get(runOfWrite(write)) as RunView;
     // Every write but these reads its own answer, in batchReads' order.
     const answer =
       write.kind === 'checkpoint' || write.kind === 'journal' || spanOf(write) ? read() : undefined;

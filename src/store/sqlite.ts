@@ -31,21 +31,22 @@ import {
 import { prepareStatements, runListingSql, type Statements } from './sqlite-statements.ts';
 import { applyWrite, currentLease, putLease } from './sqlite-writes.ts';
 import { closed, unknownRun } from './store-errors.ts';
-import type {
-  EventQuery,
-  EventRecord,
-  ItemCheckpoint,
-  ItemStatus,
-  JournalRecord,
-  Lease,
-  LeaseRequest,
-  PruneOptions,
-  PruneResult,
-  RunPage,
-  RunQuery,
-  RunRecord,
-  RunStore,
-  StoreWrite,
+import {
+  type EventQuery,
+  type EventRecord,
+  type ItemCheckpoint,
+  type ItemStatus,
+  type JournalRecord,
+  type Lease,
+  type LeaseRequest,
+  type PruneOptions,
+  type PruneResult,
+  type RunPage,
+  type RunQuery,
+  type RunRecord,
+  type RunStore,
+  runOfWrite,
+  type StoreWrite,
 } from './types.ts';
 
 export type { SqliteStoreOptions } from './sqlite-open.ts';
@@ -94,7 +95,7 @@ export class SqliteRunStore implements RunStore {
       assertWritable(this.db, this.location);
       this.commitBatch(batch);
     } catch (error) {
-      throw this.failure(error, started, runOf(batch[0]));
+      throw this.failure(error, started, batch[0] === undefined ? undefined : runOfWrite(batch[0]));
     }
   }
 
@@ -323,30 +324,6 @@ export class SqliteRunStore implements RunStore {
 
   private putLease(lease: Lease): void {
     putLease(this.sql, lease);
-  }
-}
-
-/** The run a write is for. */
-function runOf(write: StoreWrite | undefined): string | undefined {
-  switch (write?.kind) {
-    case undefined:
-      return undefined;
-    case 'run':
-      return write.run.id;
-    case 'run-status':
-      return write.update.runId;
-    case 'checkpoint':
-      return write.checkpoint.runId;
-    case 'journal':
-      return write.entry.runId;
-    case 'event':
-      return write.event.runId;
-    case 'events':
-      return write.runId;
-    case 'lease':
-    case 'release':
-    case 'held':
-      return write.lease.runId;
   }
 }
 

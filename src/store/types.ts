@@ -203,6 +203,26 @@ export type StoreWrite =
   | EventPageWrite
   | LeaseWrite;
 
+/** The run a write is for. */
+export function runOfWrite(write: StoreWrite): string {
+  switch (write.kind) {
+    case 'run':
+      return write.run.id;
+    case 'run-status':
+      return write.update.runId;
+    case 'checkpoint':
+      return write.checkpoint.runId;
+    case 'journal':
+      return write.entry.runId;
+    case 'event':
+      return write.event.runId;
+    case 'events':
+      return write.runId;
+    default:
+      return write.lease.runId;
+  }
+}
+
 /**
  * An item's latest checkpoint, replacing the one before. `text`, when the writer has made it, is the JSON
  * text of `checkpoint` (`JSON.stringify(checkpoint)`): a store that keeps records as JSON text may keep it as
