@@ -22,7 +22,7 @@ export type ExtractedTree =
 export function extractTree(repo: string, ref: string): ExtractedTree {
   const archive = spawnSync(
     'git',
-    ['-C', repo, 'archive', '--format=tar', ref, 'src', 'schemas', 'package.json'],
+    ['-C', repo, 'archive', '--format=tar', ref, 'src', 'schemas', 'package.json', 'tsconfig.json'],
     {
       maxBuffer: 256 * 1024 * 1024,
     },
