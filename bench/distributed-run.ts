@@ -21,7 +21,10 @@ import { type BenchRedis, usageBetween } from './distributed-redis.ts';
 import type { Sample } from './distributed-report.ts';
 import { w2Documents } from './workloads.ts';
 
-const WORKER = fileURLToPath(new URL('./distributed-worker.ts', import.meta.url));
+// The worker is this module's sibling, compiled or not: a compiled copy (bench/targets/compiled.ts) runs
+// with plain node, the sources with tsx.
+const SOURCE = import.meta.url.endsWith('.ts');
+const WORKER = fileURLToPath(new URL(`./distributed-worker.${SOURCE ? 'ts' : 'js'}`, import.meta.url));
 
 /** How the workers of a configuration run: jobs at a time each, and how long each node waits (ms). */
 export interface WorkerShape {
@@ -54,7 +57,16 @@ function startWorkerProcess(url: string, run: DistributedRun): WorkerProcess {
   const { concurrency, waitMs } = run.shape;
   const child = spawn(
     process.execPath,
-    [...flags, '--import', 'tsx', WORKER, url, run.prefix, 'w2', String(concurrency), String(waitMs)],
+    [
+      ...flags,
+      ...(SOURCE ? ['--import', 'tsx'] : []),
+      WORKER,
+      url,
+      run.prefix,
+      'w2',
+      String(concurrency),
+      String(waitMs),
+    ],
     { stdio: ['pipe', 'pipe', 'inherit'] },
   );
   let onReady: () => void = () => undefined;

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { isSwitchyardError } from '../src/errors.ts';
 import { printTable } from './stats.ts';
 import { loadNow } from './targets/child.ts';
+import { type CompiledTree, compileTree } from './targets/compiled.ts';
 import { distributed, durableW1, durableW2 } from './targets/durable-lines.ts';
 import { asyncW2, inflight, type Measured, versusToday } from './targets/in-memory-lines.ts';
 import { parseTargetOptions, type Section, type TargetOptions, TODAY_REF } from './targets/options.ts';
@@ -31,22 +32,62 @@ import { anyMissed, type TargetLine, targetNotes, targetRows } from './targets/v
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
 
-/** Measures one section's lines. */
-function measure(section: Section, options: TargetOptions, todayRoot: string | undefined): Measured[] {
+/** The programs the measurements run, compiled with everything they import (see targets/compiled.ts). */
+const MEASURED = [
+  'src/index.ts',
+  'bench/targets/in-memory.ts',
+  'bench/targets/inflight.ts',
+  'bench/targets/durable-w1.ts',
+  'bench/targets/distributed.ts',
+  'bench/w2.bench.ts',
+  'bench/durable-w2.bench.ts',
+  'bench/distributed-worker.ts',
+];
+
+/** Measures one section's lines with the programs compiled at `root`. */
+function measure(
+  section: Section,
+  options: TargetOptions,
+  root: string,
+  todayRoot: string | undefined,
+): Measured[] {
   switch (section) {
     case 'w1':
     case 'w2-sync':
-      return [versusToday(section, options, todayRoot)];
+      return [versusToday(section, options, root, todayRoot)];
     case 'w2-async':
-      return asyncW2(options);
+      return asyncW2(options, root);
     case 'inflight':
-      return [inflight(options)];
+      return [inflight(options, root)];
     case 'durable-w1':
-      return [durableW1(options)];
+      return [durableW1(options, root)];
     case 'durable-w2':
-      return durableW2(options);
+      return durableW2(options, root);
     case 'distributed':
-      return [distributed(options)];
+      return [distributed(options, root)];
+  }
+}
+
+/** Today's engine extracted and compiled, or why not (then the recorded ratios stand in). */
+function todayEngine(ref: string): {
+  readonly tree?: CompiledTree;
+  readonly problem?: string;
+  remove(): void;
+} {
+  const extracted = extractTree(REPO, ref);
+  if (extracted.root === undefined) return { problem: extracted.problem, remove: () => undefined };
+  try {
+    const tree = compileTree(extracted.root, ['src/index.ts']);
+    return {
+      tree,
+      remove: () => {
+        tree.remove();
+        extracted.remove();
+      },
+    };
+  } catch (error) {
+    extracted.remove();
+    return { problem: (error as Error).message.split('\n')[0] ?? '', remove: () => undefined };
   }
 }
 
@@ -60,27 +101,28 @@ function main(): number {
     return 2;
   }
   const needsToday = options.sections.includes('w1') || options.sections.includes('w2-sync');
-  const today =
-    needsToday && options.todayRef !== undefined ? extractTree(REPO, options.todayRef) : undefined;
-  if (today?.root === undefined && today !== undefined) {
+  const today = needsToday && options.todayRef !== undefined ? todayEngine(options.todayRef) : undefined;
+  if (today?.problem !== undefined) {
     process.stderr.write(`engine-targets: ${today.problem}; today's ratios as recorded are used instead\n`);
   }
   const against = !needsToday
     ? ''
-    : today?.root === undefined
+    : today?.tree === undefined
       ? ', today = the recorded ratios'
       : `, today = ${(options.todayRef ?? TODAY_REF).slice(0, 12)}`;
   process.stdout.write(
-    `engine targets: node ${process.version}, ${cpus().length} cores, load ${loadNow().toFixed(1)}${against}\n`,
+    `engine targets: node ${process.version}, ${cpus().length} cores, load ${loadNow().toFixed(1)}${against}; compiled with tsc, run without tsx\n`,
   );
   const lines: TargetLine[] = [];
   let failed = false;
+  let built: CompiledTree | undefined;
   try {
+    built = compileTree(REPO, MEASURED);
     for (const section of options.sections) {
       process.stderr.write(`measuring ${section}…\n`);
       const start = loadNow();
       try {
-        for (const line of measure(section, options, today?.root))
+        for (const line of measure(section, options, built.root, today?.tree?.root))
           lines.push({ ...line, load: [start, loadNow()] });
       } catch (error) {
         failed = true;
@@ -88,7 +130,8 @@ function main(): number {
       }
     }
   } finally {
-    if (today?.root !== undefined) today.remove();
+    built?.remove();
+    today?.remove();
   }
   printTable(
     'Engine targets (issue 21): judged on CPU time, medians; load = 1-minute load average',

@@ -36,13 +36,14 @@ function w2Name(name: string): W2Name {
 }
 
 /**
- * The workload `name` run by the engine of the tree at `root` (a folder holding `src/index.ts`).
+ * The workload `name` run by the engine of the tree at `root`, loaded from its `entry` (default
+ * `src/index.ts`; `src/index.js` for a compiled tree such as `dist/`).
  * @example
  * const unit = await engineWorkload('/tmp/today', 'w2-sync-10000');
  * await unit(); // 10000
  */
-export async function engineWorkload(root: string, name: string): Promise<Workload> {
-  const engine = (await import(`${root}/src/index.ts`)) as Loose;
+export async function engineWorkload(root: string, name: string, entry = 'src/index.ts'): Promise<Workload> {
+  const engine = (await import(`${root}/${entry}`)) as Loose;
   const parts = { dag: engine.dag, compile: engine.compile, defineNode: engine.defineNode };
   if (name === 'w1' || name === 'w1-events') {
     const { compiled, nodes } = w1Workload(parts);

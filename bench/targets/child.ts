@@ -1,32 +1,35 @@
 /**
  * Runs one measurement of bench/engine-targets.ts in a child process of its own (so that each one's heap,
- * garbage and peak RSS are its alone) and reads the one JSON line it prints.
+ * garbage and peak RSS are its alone), from the compiled copy of the benchmarks (bench/targets/compiled.ts)
+ * with plain `node`, and reads the one JSON line it prints.
  */
 import { spawnSync } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-
-/** The folder of the benchmarks, with a trailing slash. */
-export const BENCH = fileURLToPath(new URL('..', import.meta.url));
+import { join } from 'node:path';
 
 /** How a child is started. */
 export interface ChildOptions {
-  /** Node flags before `--import tsx` (e.g. `--expose-gc`). */
+  /** Node flags before the script (e.g. `--expose-gc`). */
   readonly flags?: readonly string[];
   /** Environment variables added to this process's. */
   readonly env?: Readonly<Record<string, string>>;
 }
 
 /**
- * Runs `node --import tsx bench/<script> …args` and returns its JSON line; throws with what it printed when
- * it fails or prints none.
+ * Runs `node <root>/bench/<script>.js …args` (`root`: a compiled copy of the tree) and returns its JSON line;
+ * throws with what it printed when it fails or prints none.
  * @example
- * const figures = runChild<InflightFigures>('targets/inflight.ts', ['engine', '100000', '3'], { flags: ['--expose-gc'] });
+ * const figures = runChild<InflightFigures>(built.root, 'targets/inflight', ['engine', '100000', '3'], { flags: ['--expose-gc'] });
  */
-export function runChild<T>(script: string, args: readonly string[], options: ChildOptions = {}): T {
+export function runChild<T>(
+  root: string,
+  script: string,
+  args: readonly string[],
+  options: ChildOptions = {},
+): T {
   const child = spawnSync(
     process.execPath,
-    [...(options.flags ?? []), '--import', 'tsx', `${BENCH}${script}`, ...args],
+    [...(options.flags ?? []), join(root, 'bench', `${script}.js`), ...args],
     {
       encoding: 'utf8',
       env: { ...process.env, ...options.env },

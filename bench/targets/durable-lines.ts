@@ -14,9 +14,12 @@ import type { TargetOptions } from './options.ts';
 const us = (n: number) => `${n.toFixed(2)} µs`;
 
 /** Durable W1 on an SQLite file beside the hand-written loop committing as the dispatcher must. */
-export function durableW1(options: TargetOptions): Measured {
+export function durableW1(options: TargetOptions, root: string): Measured {
   const reps = options.reps ?? 7;
-  const f = runChild<DurableW1Figures>('targets/durable-w1.ts', [String(options.durableRuns), String(reps)]);
+  const f = runChild<DurableW1Figures>(root, 'targets/durable-w1', [
+    String(options.durableRuns),
+    String(reps),
+  ]);
   return {
     target: `durable W1, SQLite file, ${options.durableRuns} runs: engine / hand-written ledger, CPU per transition`,
     baseline: `${us(f.hand.cpuUs)}/exec CPU (${us(f.hand.us)} wall)`,
@@ -36,17 +39,17 @@ interface DurableW2Figures {
 }
 
 /** Durable W2 (`sync` and `async`) on an SQLite file beside the hand-written chain writing as much. */
-export function durableW2(options: TargetOptions): Measured[] {
+export function durableW2(options: TargetOptions, root: string): Measured[] {
   const items = options.durableItems;
   const env = { ITEMS: String(items), ...(options.reps === undefined ? {} : { REPS: String(options.reps) }) };
   const lines: Measured[] = [];
   for (const variant of ['sync', 'async'] as const) {
-    const written = runChild<Written>('durable-w2.bench.ts', [variant, 'count'], { env });
+    const written = runChild<Written>(root, 'durable-w2.bench', [variant, 'count'], { env });
     const writing = JSON.stringify(writingFor(written, items));
-    const base = runChild<DurableW2Figures>('durable-w2.bench.ts', [variant, 'baseline+rows', writing], {
+    const base = runChild<DurableW2Figures>(root, 'durable-w2.bench', [variant, 'baseline+rows', writing], {
       env,
     });
-    const engine = runChild<DurableW2Figures>('durable-w2.bench.ts', [variant, 'sqlite-file', writing], {
+    const engine = runChild<DurableW2Figures>(root, 'durable-w2.bench', [variant, 'sqlite-file', writing], {
       env,
     });
     const rate = (f: DurableW2Figures) =>
@@ -65,10 +68,10 @@ export function durableW2(options: TargetOptions): Measured[] {
 }
 
 /** W2 over Redis with one worker process beside raw BullMQ's empty jobs: CPU per hop, Redis included. */
-export function distributed(options: TargetOptions): Measured {
+export function distributed(options: TargetOptions, root: string): Measured {
   const reps = options.reps ?? 3;
   const items = options.distributedItems;
-  const f = runChild<DistributedFigures>('targets/distributed.ts', [String(items), String(reps)]);
+  const f = runChild<DistributedFigures>(root, 'targets/distributed', [String(items), String(reps)]);
   const target = `distributed W2, ${items.toLocaleString('en')} items, 1 worker: engine / raw BullMQ, CPU per hop`;
   const goal = { bound: 'at most', value: 2, unit: 'ratio' } as const;
   if ('skipped' in f) {

@@ -42,12 +42,13 @@ function mid(values: readonly number[]): number {
 export function versusToday(
   which: 'w1' | 'w2-sync',
   options: TargetOptions,
+  root: string,
   todayRoot: string | undefined,
 ): Measured {
   const workload = which === 'w1' ? 'w1' : `w2-sync-${options.syncItems}`;
   const rounds = options.reps ?? 12;
   const runs = Array.from({ length: PROCESSES }, () =>
-    runChild<InMemoryFigures>('targets/in-memory.ts', [
+    runChild<InMemoryFigures>(root, 'targets/in-memory', [
       workload,
       String(rounds),
       ...(todayRoot ? [todayRoot] : []),
@@ -91,19 +92,22 @@ interface W2Figures {
 /** Heap limit (MiB) of the processes measuring a million items or more: every child is in flight at once. */
 const LARGE_HEAP_MIB = 16_384;
 
-function w2Async(mode: 'baseline' | 'engine', size: number, options: TargetOptions): W2Figures {
-  return runChild<W2Figures>('w2.bench.ts', ['async', mode, String(size)], {
+function w2Async(mode: 'baseline' | 'engine', size: number, options: TargetOptions, root: string): W2Figures {
+  return runChild<W2Figures>(root, 'w2.bench', ['async', mode, String(size)], {
     flags: size >= 1_000_000 ? [`--max-old-space-size=${LARGE_HEAP_MIB}`] : [],
     env: options.reps === undefined ? {} : { REPS: String(options.reps) },
   });
 }
 
 /** Async W2 at each size, each configuration in its own process (bench/w2.bench.ts): ratio and growth. */
-export function asyncW2(options: TargetOptions): Measured[] {
+export function asyncW2(options: TargetOptions, root: string): Measured[] {
   const [smallest, ...larger] = options.asyncSizes as [number, ...number[]];
   const figures = new Map<number, { base: W2Figures; engine: W2Figures }>();
   for (const size of options.asyncSizes) {
-    figures.set(size, { base: w2Async('baseline', size, options), engine: w2Async('engine', size, options) });
+    figures.set(size, {
+      base: w2Async('baseline', size, options, root),
+      engine: w2Async('engine', size, options, root),
+    });
   }
   const at = (size: number) => figures.get(size) as { base: W2Figures; engine: W2Figures };
   const items = (n: number) => n.toLocaleString('en');
@@ -137,13 +141,13 @@ export function asyncW2(options: TargetOptions): Measured[] {
 }
 
 /** Bytes each in-flight async W2 item holds, every item held at once, after a forced collection. */
-export function inflight(options: TargetOptions): Measured {
+export function inflight(options: TargetOptions, root: string): Measured {
   const reps = String(options.reps ?? 3);
   const size = String(options.inflightItems);
-  const base = runChild<InflightFigures>('targets/inflight.ts', ['baseline', size, reps], {
+  const base = runChild<InflightFigures>(root, 'targets/inflight', ['baseline', size, reps], {
     flags: ['--expose-gc'],
   });
-  const engine = runChild<InflightFigures>('targets/inflight.ts', ['engine', size, reps], {
+  const engine = runChild<InflightFigures>(root, 'targets/inflight', ['engine', size, reps], {
     flags: ['--expose-gc'],
   });
   const rss = (f: InflightFigures) => `peak RSS ${(f.peakRss / 1024 / 1024).toFixed(0)} MiB`;

@@ -4,12 +4,15 @@
  * through every order of them, so that the load of a shared machine and each one's garbage fall on all alike. Prints one JSON
  * line: the median wall and CPU µs per unit of each, and the medians of the per-round ratios.
  *
- *   node --import tsx bench/targets/in-memory.ts <workload> <rounds> [<today's tree>]
+ *   node bench/targets/in-memory.js <workload> <rounds> [<today's tree>]   (compiled: bench/targets/compiled.ts)
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { median } from '../stats.ts';
 import { engineWorkload, handWorkload, type Workload } from '../tree-workloads.ts';
+
+/** The engine's entry point beside this module: the sources under tsx, the compiled copy with plain node. */
+const ENTRY = import.meta.url.endsWith('.ts') ? 'src/index.ts' : 'src/index.js';
 
 /** Unmeasured rounds first: W1's runs take microseconds, and the JIT settles only after many. */
 const WARMUP_ROUNDS = 3;
@@ -68,8 +71,8 @@ function ratios(a: readonly PerUnit[], b: readonly PerUnit[]): PerUnit {
 
 async function main(name: string, rounds: number, todayRoot: string | undefined): Promise<InMemoryFigures> {
   const here = fileURLToPath(new URL('../..', import.meta.url));
-  const contenders: Workload[] = [handWorkload(name), await engineWorkload(here, name)];
-  if (todayRoot !== undefined) contenders.push(await engineWorkload(todayRoot, name));
+  const contenders: Workload[] = [handWorkload(name), await engineWorkload(here, name, ENTRY)];
+  if (todayRoot !== undefined) contenders.push(await engineWorkload(todayRoot, name, ENTRY));
   // A repetition runs the workload often enough to take about SAMPLE_MS of the engine's time, so that one
   // collection more or less does not move it.
   const once = await sample(contenders[1] as Workload, 1);

@@ -6,8 +6,13 @@
  * (bench/baseline/async-scatter-chain.ts) with the same gate. Prints one JSON line.
  *
  *   node --expose-gc --import tsx bench/targets/inflight.ts <engine|baseline> <items> <reps>
+ *
+ * `INFLIGHT_SNAPSHOT=<file.heapsnapshot>` also writes a heap snapshot at the gate of the last repetition
+ * (keep the items to about 10,000: the snapshot of a larger heap is too large a string to read back);
+ * bench/targets/profile-summary.ts counts what it holds per item.
  */
 
+import { writeHeapSnapshot } from 'node:v8';
 import { createDispatcher, defineNode, libraryOf } from '../../src/index.ts';
 import {
   type AsyncStep,
@@ -74,14 +79,23 @@ const baselineRunner: Runner = async (list, step) => {
   if ((await asyncScatterChain(list, step)).length !== list.length) throw new Error('baseline lost children');
 };
 
-/** One held run: the retained heap per item while every item waits at the gate. */
-async function heldRun(run: Runner, list: readonly number[], gc: () => void): Promise<number> {
+/**
+ * One held run: the retained heap per item while every item waits at the gate; a heap snapshot is written
+ * there to `snapshot` when given.
+ */
+async function heldRun(
+  run: Runner,
+  list: readonly number[],
+  gc: () => void,
+  snapshot?: string,
+): Promise<number> {
   gc();
   const before = process.memoryUsage().heapUsed;
   let held = Number.NaN;
   const g = gate(list.length, () => {
     gc();
     held = process.memoryUsage().heapUsed - before;
+    if (snapshot !== undefined) writeHeapSnapshot(snapshot);
     g.open();
   });
   await run(list, g.step);
@@ -95,7 +109,10 @@ async function main(mode: 'engine' | 'baseline', items: number, reps: number): P
   // A smaller held run first compiles the code, so that the measured runs hold data, not code.
   await heldRun(run, list.slice(0, Math.min(items, 10_000)), collect);
   const samples: number[] = [];
-  for (let i = 0; i < reps; i++) samples.push(await heldRun(run, list, collect));
+  const snapshot = process.env.INFLIGHT_SNAPSHOT;
+  for (let i = 0; i < reps; i++) {
+    samples.push(await heldRun(run, list, collect, i === reps - 1 ? snapshot : undefined));
+  }
   return {
     mode,
     items,

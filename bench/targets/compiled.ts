@@ -1,0 +1,70 @@
+/**
+ * The measured programs compiled with tsc into a temporary folder and run with plain `node`: under tsx every
+ * named function and closure is wrapped in esbuild's `__name` when it is made, which costs the engine (whose
+ * hot paths make closures per call) far more than the hand-written baselines (async W2 takes 1.5× the CPU,
+ * W1 1.45×), so no figure of bench/engine-targets.ts is taken under tsx. The folder mirrors the repository
+ * (`src/`, `bench/`), with `schemas/` and `node_modules/` linked and the tree's `package.json`.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TSC = fileURLToPath(new URL('bin/tsc', import.meta.resolve('typescript/package.json')));
+
+/** A compiled copy of a tree. */
+export interface CompiledTree {
+  /** The folder that mirrors the tree: `<root>/src/index.js`, `<root>/bench/…`. */
+  readonly root: string;
+  remove(): void;
+}
+
+/**
+ * Compiles `entries` (paths relative to `tree`) and everything they import into a fresh folder, linking the
+ * tree's `schemas/` and `node_modules/` (default: the tree's own) beside them. Type errors do not stop it
+ * (`--noCheck`: the tree is type-checked elsewhere); a syntax error does.
+ * @example
+ * const built = compileTree(repo, ['src/index.ts', 'bench/targets/inflight.ts']);
+ * // node <built.root>/bench/targets/inflight.js engine 100000 3
+ */
+export function compileTree(
+  tree: string,
+  entries: readonly string[],
+  modules = join(tree, 'node_modules'),
+): CompiledTree {
+  const root = mkdtempSync(join(tmpdir(), 'switchyard-compiled-'));
+  const remove = () => rmSync(root, { recursive: true, force: true });
+  const result = spawnSync(
+    process.execPath,
+    [
+      TSC,
+      ...entries.map((entry) => join(tree, entry)),
+      '--outDir',
+      root,
+      '--rootDir',
+      tree,
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--rewriteRelativeImportExtensions',
+      '--allowImportingTsExtensions',
+      '--skipLibCheck',
+      '--noCheck',
+      '--ignoreConfig',
+      '--types',
+      'node',
+    ],
+    { cwd: tree, encoding: 'utf8' },
+  );
+  if (result.status !== 0) {
+    remove();
+    throw new Error(`compiling ${entries.join(', ')} failed:\n${result.stdout}${result.stderr}`);
+  }
+  // The tree's own package.json: it makes `.js` ES modules, and the engine reads its version there.
+  copyFileSync(join(tree, 'package.json'), join(root, 'package.json'));
+  symlinkSync(join(tree, 'schemas'), join(root, 'schemas'));
+  symlinkSync(modules, join(root, 'node_modules'));
+  return { root, remove };
+}
