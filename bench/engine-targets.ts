@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { isSwitchyardError } from '../src/errors.ts';
 import { printTable } from './stats.ts';
 import { loadNow } from './targets/child.ts';
-import { type CompiledTree, compileTree } from './targets/compiled.ts';
+import { type CompiledTree, compileTree, MEASURED_PROGRAMS } from './targets/compiled.ts';
 import { distributed, durableW1, durableW2 } from './targets/durable-lines.ts';
 import { asyncW2, inflight, type Measured, versusToday } from './targets/in-memory-lines.ts';
 import { parseTargetOptions, type Section, type TargetOptions, TODAY_REF } from './targets/options.ts';
@@ -31,18 +31,6 @@ import { extractTree } from './targets/today-tree.ts';
 import { anyMissed, type TargetLine, targetNotes, targetRows } from './targets/verdict.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
-
-/** The programs the measurements run, compiled with everything they import (see targets/compiled.ts). */
-const MEASURED = [
-  'src/index.ts',
-  'bench/targets/in-memory.ts',
-  'bench/targets/inflight.ts',
-  'bench/targets/durable-w1.ts',
-  'bench/targets/distributed.ts',
-  'bench/w2.bench.ts',
-  'bench/durable-w2.bench.ts',
-  'bench/distributed-worker.ts',
-];
 
 /** Measures one section's lines with the programs compiled at `root`. */
 function measure(
@@ -117,7 +105,7 @@ function main(): number {
   let failed = false;
   let built: CompiledTree | undefined;
   try {
-    built = compileTree(REPO, MEASURED);
+    built = compileTree(REPO, MEASURED_PROGRAMS);
     for (const section of options.sections) {
       process.stderr.write(`measuring ${section}…\n`);
       const start = loadNow();

@@ -37,25 +37,45 @@ function w2Name(name: string): W2Name {
 
 /**
  * The workload `name` run by the engine of the tree at `root`, loaded from its `entry` (default
- * `src/index.ts`; `src/index.js` for a compiled tree such as `dist/`).
+ * `src/index.ts`; `src/index.js` for a compiled tree such as `dist/`). With `storeFile`, each repetition's
+ * runs are recorded in a fresh SQLite store at the path it gives (closed at the repetition's end).
  * @example
  * const unit = await engineWorkload('/tmp/today', 'w2-sync-10000');
  * await unit(); // 10000
  */
-export async function engineWorkload(root: string, name: string, entry = 'src/index.ts'): Promise<Workload> {
+export async function engineWorkload(
+  root: string,
+  name: string,
+  entry = 'src/index.ts',
+  storeFile?: () => string,
+): Promise<Workload> {
   const engine = (await import(`${root}/${entry}`)) as Loose;
   const parts = { dag: engine.dag, compile: engine.compile, defineNode: engine.defineNode };
+  // The runs of one repetition, each given `options` (a fresh store's, when recorded).
+  const recorded =
+    (body: (options: Record<string, unknown>) => Promise<number>, base: Record<string, unknown>) =>
+    async () => {
+      if (storeFile === undefined) return body(base);
+      const store = await engine.openSqliteStore(storeFile());
+      try {
+        return await body({ ...base, store });
+      } finally {
+        await store.close();
+      }
+    };
   if (name === 'w1' || name === 'w1-events') {
     const { compiled, nodes } = w1Workload(parts);
     const dispatcher = engine.createDispatcher({ nodes, policy: W1_POLICY });
-    const options = name === 'w1-events' ? { onEvent: () => undefined } : {};
-    return async () => {
-      let executions = 0;
-      for (let i = 0; i < W1_RUNS; i++) {
-        executions += (await dispatcher.run(compiled, { topic: 'whales' }, options)).stats.executions;
-      }
-      return executions;
-    };
+    return recorded(
+      async (options) => {
+        let executions = 0;
+        for (let i = 0; i < W1_RUNS; i++) {
+          executions += (await dispatcher.run(compiled, { topic: 'whales' }, options)).stats.executions;
+        }
+        return executions;
+      },
+      name === 'w1-events' ? { onEvent: () => undefined } : {},
+    );
   }
   const { variant, items } = w2Name(name);
   const { child, parent } = w2Documents(parts);
@@ -77,14 +97,14 @@ export async function engineWorkload(root: string, name: string, entry = 'src/in
     : { defaults: { concurrency: Number.MAX_SAFE_INTEGER } };
   const dispatcher = engine.createDispatcher({ nodes, library: engine.libraryOf([child]), policy });
   const xs = Array.from({ length: items }, (_, i) => i);
-  return async () => {
-    const result = await dispatcher.run(parent, { xs });
+  return recorded(async (options) => {
+    const result = await dispatcher.run(parent, { xs }, options);
     const out = result.items[0]?.data.out;
     if (result.status !== 'completed' || !Array.isArray(out) || out.length !== items) {
       throw new Error(`W2 run did not complete every child: ${result.status}`);
     }
     return items;
-  };
+  }, {});
 }
 
 /**

@@ -13,6 +13,18 @@ import { fileURLToPath } from 'node:url';
 
 const TSC = fileURLToPath(new URL('bin/tsc', import.meta.resolve('typescript/package.json')));
 
+/** The programs bench/engine-targets.ts runs, compiled with everything they import. */
+export const MEASURED_PROGRAMS: readonly string[] = [
+  'src/index.ts',
+  'bench/targets/in-memory.ts',
+  'bench/targets/inflight.ts',
+  'bench/targets/durable-w1.ts',
+  'bench/targets/distributed.ts',
+  'bench/w2.bench.ts',
+  'bench/durable-w2.bench.ts',
+  'bench/distributed-worker.ts',
+];
+
 /** A compiled copy of a tree. */
 export interface CompiledTree {
   /** The folder that mirrors the tree: `<root>/src/index.js`, `<root>/bench/…`. */

@@ -11,10 +11,10 @@
  * `…MinorGC`): what each function allocates, garbage and all, which `--heap-prof` (live objects only)
  * does not show. bench/targets/profile-summary.ts reads it.
  *
- * Workloads: those of bench/tree-workloads.ts (`w1`, `w2-sync-<n>`, `w2-async-<n>`), `durable-w1` (500 W1 runs
- * recorded in a fresh SQLite file) and `ledger-w1` (the hand-written loop writing a row per transition, the
- * run's row committed first: bench/baseline/durable-compose-validate.ts); `hand-<workload>` runs a workload's
- * hand-written form.
+ * Workloads: those of bench/tree-workloads.ts (`w1`, `w2-sync-<n>`, `w2-async-<n>`); `durable-<workload>`
+ * records each repetition's runs in a fresh SQLite file; `hand-<workload>` runs a workload's hand-written
+ * form; `ledger-w1` is the hand-written W1 writing a row per transition, the run's row committed first
+ * (bench/baseline/durable-compose-validate.ts), 500 runs a repetition.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -23,45 +23,17 @@ import { fileURLToPath } from 'node:url';
 import { openLedger } from '../baseline/durable-compose-validate.ts';
 import { scratchFolder } from '../durable-common.ts';
 import { engineWorkload, handWorkload, type Workload } from '../tree-workloads.ts';
-import { W1_BUDGET, W1_POLICY, w1Workload } from '../workloads.ts';
+import { W1_BUDGET } from '../workloads.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
-const DURABLE_RUNS = 500;
-
-// The engine is loaded by path (sources or build), so it is typed loosely here.
-// biome-ignore lint/suspicious/noExplicitAny: the engine loaded by path
-type Loose = any;
-
-async function durableW1(
-  root: string,
-  entry: string,
-  folder: ReturnType<typeof scratchFolder>,
-): Promise<Workload> {
-  const engine = (await import(`${root}/${entry}`)) as Loose;
-  const { compiled, nodes } = w1Workload({
-    dag: engine.dag,
-    compile: engine.compile,
-    defineNode: engine.defineNode,
-  });
-  let files = 0;
-  return async () => {
-    const store = await engine.openSqliteStore(folder.file(`${files++}.db`));
-    const dispatcher = engine.createDispatcher({ nodes, policy: W1_POLICY, store });
-    let executions = 0;
-    for (let i = 0; i < DURABLE_RUNS; i++) {
-      executions += (await dispatcher.run(compiled, { topic: 'whales' })).stats.executions;
-    }
-    await store.close();
-    return executions;
-  };
-}
+const LEDGER_RUNS = 500;
 
 function ledgerW1(folder: ReturnType<typeof scratchFolder>): Workload {
   let files = 0;
   return async () => {
     const book = openLedger(folder.file(`${files++}.db`), 'start-and-end');
     let executions = 0;
-    for (let i = 0; i < DURABLE_RUNS; i++) executions += book.run(`run-${i}`, { topic: 'whales' }, W1_BUDGET);
+    for (let i = 0; i < LEDGER_RUNS; i++) executions += book.run(`run-${i}`, { topic: 'whales' }, W1_BUDGET);
     book.close();
     return executions;
   };
@@ -69,17 +41,18 @@ function ledgerW1(folder: ReturnType<typeof scratchFolder>): Workload {
 
 async function main(name: string, reps: number, warmup: number, from: 'src' | 'dist'): Promise<void> {
   const root = from === 'dist' ? `${REPO}dist` : REPO.replace(/\/$/u, '');
-  const entry = from === 'dist' ? 'src/index.js' : 'src/index.ts';
+  // `src` is this copy's own tree: the sources under tsx, or a compiled copy (bench/targets/compiled.ts).
+  const entry = from === 'dist' || !import.meta.url.endsWith('.ts') ? 'src/index.js' : 'src/index.ts';
   const folder = scratchFolder('switchyard-profile-');
   try {
-    const workload =
-      name === 'durable-w1'
-        ? await durableW1(root, entry, folder)
-        : name === 'ledger-w1'
-          ? ledgerW1(folder)
-          : name.startsWith('hand-')
-            ? handWorkload(name.slice('hand-'.length))
-            : await engineWorkload(root, name, entry);
+    let files = 0;
+    const workload = name.startsWith('durable-')
+      ? await engineWorkload(root, name.slice('durable-'.length), entry, () => folder.file(`${files++}.db`))
+      : name === 'ledger-w1'
+        ? ledgerW1(folder)
+        : name.startsWith('hand-')
+          ? handWorkload(name.slice('hand-'.length))
+          : await engineWorkload(root, name, entry);
     for (let i = 0; i < warmup; i++) await workload();
     const allocations = process.env.ALLOC_PROFILE;
     const session = allocations === undefined ? undefined : new Session();

@@ -9,6 +9,7 @@
  *   function's name, an object by its constructor's), with their bytes.
  *
  *   node --import tsx bench/targets/profile-summary.ts <file>… [--top 30] [--under src/] [--root src/]
+ *     [--outside <function>]   (leave out the samples under a function, e.g. the store's `commit`)
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -46,9 +47,10 @@ function placeOf(node: ProfileNode, root: string): string {
 
 /**
  * Self and inclusive shares (0..1) of every function of `profile`, largest self share first; `root` is the
- * part of a file's path from which it is shown (e.g. `src/`).
+ * part of a file's path from which it is shown (e.g. `src/`). With `outside`, samples whose stack holds a
+ * function of that name are left out of the counts (not of the whole): what the rest of the time is spent on.
  */
-export function functionShares(profile: Profile, root: string): FunctionShare[] {
+export function functionShares(profile: Profile, root: string, outside?: string): FunctionShare[] {
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -56,9 +58,15 @@ export function functionShares(profile: Profile, root: string): FunctionShare[] 
     `${node.callFrame.functionName || '(anonymous)'}\t${placeOf(node, root)}`;
   const self = new Map<string, number>();
   const total = new Map<string, number>();
+  const under = (sample: number, name: string) => {
+    for (let at: number | undefined = sample; at !== undefined; at = parent.get(at)) {
+      if (byId.get(at)?.callFrame.functionName === name) return true;
+    }
+    return false;
+  };
   for (const sample of profile.samples) {
     const node = byId.get(sample);
-    if (node === undefined) continue;
+    if (node === undefined || (outside !== undefined && under(sample, outside))) continue;
     self.set(key(node), (self.get(key(node)) ?? 0) + 1);
     const seen = new Set<string>();
     for (let at: number | undefined = sample; at !== undefined; at = parent.get(at)) {
@@ -181,6 +189,7 @@ function main(): void {
       under: { type: 'string' },
       root: { type: 'string', default: 'src/' },
       items: { type: 'string', default: '1' },
+      outside: { type: 'string' },
     },
   });
   for (const file of positionals) {
@@ -193,7 +202,7 @@ function main(): void {
       continue;
     }
     const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-    const shares = functionShares(profile, values.root);
+    const shares = functionShares(profile, values.root, values.outside);
     const pct = (x: number) => `${(x * 100).toFixed(1)}%`.padStart(6);
     process.stdout.write(`\n${file}: ${profile.samples.length} samples\n  self   total  function\n`);
     for (const s of shares.slice(0, Number(values.top))) {

@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { compileTree, MEASURED_PROGRAMS } from '../../bench/targets/compiled.ts';
 import { parseTargetOptions, SECTIONS, TODAY_REF } from '../../bench/targets/options.ts';
 import { anyMissed, type TargetLine, targetNotes, targetRows, verdict } from '../../bench/targets/verdict.ts';
 
@@ -102,5 +105,40 @@ describe('engine targets: verdicts', () => {
     expect(rows[1]).toEqual(['t', 'b', 'e', '1.50×', '≤ 2.00×', '1×', 'PASS', '1.0→2.0']);
     expect(rows[2]?.slice(3, 7)).toEqual(['0.50×', '≥ 0.70×', '1×', 'MISS [1]']);
     expect(targetNotes([line(1, 'at most', 2), line(1, 'at most', 2, 'why')])).toEqual(['[1] why']);
+  });
+});
+
+describe('engine targets: the measured programs', () => {
+  it('compile with tsc and run with plain node, no tsx in the process', () => {
+    const built = compileTree(ROOT, MEASURED_PROGRAMS);
+    try {
+      const run = (
+        script: string,
+        args: readonly string[],
+        env: Record<string, string> = {},
+        flags: string[] = [],
+      ) =>
+        spawnSync(process.execPath, [...flags, join(built.root, 'bench', script), ...args], {
+          encoding: 'utf8',
+          env: { ...process.env, ...env },
+        });
+      const inflight = run('targets/inflight.js', ['baseline', '200', '1'], {}, ['--expose-gc']);
+      expect(inflight.stderr).toBe('');
+      expect(JSON.parse(inflight.stdout).bytesPerItem).toBeGreaterThan(0);
+      const today = run('targets/in-memory.js', ['w2-sync-100', '1', built.root]);
+      expect(today.stderr).toBe('');
+      expect(JSON.parse(today.stdout).engineOverToday.cpu).toBeGreaterThan(0);
+      const w2 = run('w2.bench.js', ['async', 'engine', '100'], { REPS: '1' });
+      expect(JSON.parse(w2.stdout.split('\n')[0] ?? '').cpuMs).toBeGreaterThan(0);
+      const durable = run('durable-w2.bench.js', ['sync', 'count'], { ITEMS: '20' });
+      expect(JSON.parse(durable.stdout.split('\n')[0] ?? '').batches).toBeGreaterThan(0);
+      const w1 = run('targets/durable-w1.js', ['5', '1']);
+      expect(JSON.parse(w1.stdout).engine.cpuUs).toBeGreaterThan(0);
+      for (const program of MEASURED_PROGRAMS) {
+        expect(existsSync(join(built.root, program.replace(/\.ts$/u, '.js')))).toBe(true);
+      }
+    } finally {
+      built.remove();
+    }
   });
 });
