@@ -69,7 +69,7 @@ export function durableW2(options: TargetOptions, root: string): Measured[] {
 
 /** W2 over Redis with one worker process beside raw BullMQ's empty jobs: CPU per hop, Redis included. */
 export function distributed(options: TargetOptions, root: string): Measured {
-  const reps = options.reps ?? 3;
+  const reps = options.reps ?? 5;
   const items = options.distributedItems;
   const f = runChild<DistributedFigures>(root, 'targets/distributed', [String(items), String(reps)]);
   const target = `distributed W2, ${items.toLocaleString('en')} items, 1 worker: engine / raw BullMQ, CPU per hop`;
