@@ -80,3 +80,18 @@ export function compileTree(
   symlinkSync(modules, join(root, 'node_modules'));
   return { root, remove };
 }
+
+/** The profiling programs of docs/ENGINE-PROFILE.md, compiled by `node --import tsx bench/targets/compiled.ts`. */
+const PROFILING_PROGRAMS: readonly string[] = [
+  ...MEASURED_PROGRAMS,
+  'bench/targets/profile-run.ts',
+  'bench/targets/durable-split.ts',
+];
+
+// Run directly, it compiles the measured and profiling programs (or the entries given) and prints the folder,
+// which stays until removed: `R=$(node --import tsx bench/targets/compiled.ts)`, then `node $R/bench/…`.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const repo = fileURLToPath(new URL('../..', import.meta.url));
+  const entries = process.argv.slice(2);
+  process.stdout.write(`${compileTree(repo, entries.length > 0 ? entries : PROFILING_PROGRAMS).root}\n`);
+}
