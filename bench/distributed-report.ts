@@ -20,6 +20,14 @@ export interface Sample {
   readonly transitions: number;
 }
 
+/**
+ * Median CPU ms per hop of a configuration's runs: Redis's, the workers' and the submitter's CPU time over
+ * the BullMQ jobs the run made. It varies less than wall time on a shared machine.
+ */
+export function cpuPerHop(runs: readonly Sample[]): number {
+  return median(runs.map((s) => (s.redis.cpuMs + s.workerCpuMs + s.submitterCpuMs) / s.hops.jobs));
+}
+
 /** The table row of a configuration, and its hop rate. */
 function row(
   items: number,
@@ -114,9 +122,6 @@ export function printResults(
   );
   console.log(`  raw BullMQ Redis commands per item: ${topCommands(items, raw)}`);
   console.log(`  W2, 1 worker, Redis commands per item: ${topCommands(items, one)}`);
-  // CPU per hop of every process involved varies less than wall time on a shared machine.
-  const cpuPerHop = (runs: readonly Sample[]) =>
-    median(runs.map((s) => (s.redis.cpuMs + s.workerCpuMs + s.submitterCpuMs) / s.hops.jobs));
   const rawCpu = cpuPerHop(raw);
   const oneCpu = cpuPerHop(one);
   console.log(

@@ -30,31 +30,19 @@
  * profile of every worker process there; `BENCH_ONLY=1` (or `raw`, `2`, `io`, comma-separated) runs only
  * those configurations and prints their times alone unless all of `raw,1,2` ran.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { performance } from 'node:perf_hooks';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import type { Redis } from 'ioredis';
-import { createDistributedDispatcher } from '../src/distributed/dispatcher.ts';
-import { libraryOf } from '../src/document/load.ts';
-import { defineNode } from '../src/runtime/node.ts';
-import type { RunStore } from '../src/store/types.ts';
-import { double, increment } from './baseline/scatter-chain.ts';
-import { keepEvents, lastEvent, quantile, readHops } from './distributed-hops.ts';
-import { cpuMs, rawBullmq } from './distributed-raw.ts';
-import { type BenchRedis, benchRedis, usageBetween } from './distributed-redis.ts';
+import { quantile } from './distributed-hops.ts';
+import { rawBullmq } from './distributed-raw.ts';
+import { benchRedis } from './distributed-redis.ts';
 import { printResults, printScaleOut, type Sample } from './distributed-report.ts';
+import { type DistributedRun, distributedW2, removeKeys, type WorkerShape } from './distributed-run.ts';
 import { median } from './stats.ts';
-import { w2Documents } from './workloads.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 5_000);
 const REPS = Number(process.env.REPS ?? 3);
 const CONCURRENCY = Number(process.env.CONCURRENCY ?? 64);
 /** Items of an unmeasured first run on each configuration's workers. */
 const WARMUP = Number(process.env.WARMUP ?? 1_000);
-const WORKER = fileURLToPath(new URL('./distributed-worker.ts', import.meta.url));
 // About as long as the default prefix (`switchyard:dist`): every BullMQ key carries it.
 const ROOT = `sb-${randomBytes(4).toString('hex')}:`;
 const PROFILE = process.env.BENCH_CPU_PROF;
@@ -67,145 +55,17 @@ const IO_SHAPE: WorkerShape = {
 };
 const IO_ITEMS = Number(process.env.IO_ITEMS ?? 1_000);
 
-interface WorkerProcess {
-  readonly child: ChildProcess;
-  readonly ready: Promise<void>;
-  /** Its CPU ms so far. */
-  cpu(): Promise<number>;
-}
-
-/** How the workers of a configuration run: jobs at a time each, and how long each node waits (ms). */
-interface WorkerShape {
-  readonly concurrency: number;
-  readonly waitMs: number;
-}
-
 const CPU_BOUND: WorkerShape = { concurrency: CONCURRENCY, waitMs: 0 };
 
-function startWorkerProcess(url: string, prefix: string, shape: WorkerShape): WorkerProcess {
-  const flags = PROFILE === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`];
-  const child = spawn(
-    process.execPath,
-    [...flags, '--import', 'tsx', WORKER, url, prefix, 'w2', String(shape.concurrency), String(shape.waitMs)],
-    { stdio: ['pipe', 'pipe', 'inherit'] },
-  );
-  let onReady: () => void = () => undefined;
-  const ready = new Promise<void>((resolve, reject) => {
-    onReady = resolve;
-    // A worker that dies before it takes jobs fails the benchmark rather than leaving it waiting.
-    child.once('exit', (code) =>
-      reject(new Error(`a worker process exited with ${code} before it was ready`)),
-    );
-  });
-  const waiting: ((ms: number) => void)[] = [];
-  const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
-  lines.on('line', (line) => {
-    if (line === 'ready') onReady();
-    const cpu = /^cpu ([\d.]+)$/u.exec(line);
-    if (cpu !== null) waiting.shift()?.(Number(cpu[1]));
-  });
+/** A run of W2 with `workers` worker processes of `shape`, on a key prefix of its own. */
+function configuration(workers: number, rep: number, shape: WorkerShape): DistributedRun {
   return {
-    child,
-    ready,
-    cpu() {
-      return new Promise<number>((resolve) => {
-        waiting.push(resolve);
-        child.stdin?.write('cpu\n');
-      });
-    },
+    prefix: `${ROOT}w2-${workers}-${shape.waitMs}-${rep}`,
+    workers,
+    shape,
+    warmup: shape.waitMs > 0 ? 0 : WARMUP,
+    profileDir: PROFILE,
   };
-}
-
-/** The CPU ms of all the worker processes so far. */
-async function workersCpu(processes: readonly WorkerProcess[]): Promise<number> {
-  const each = await Promise.all(processes.map((p) => p.cpu()));
-  return each.reduce((a, b) => a + b, 0);
-}
-
-/** W2 over Redis with `workers` worker processes: one run of `n` children. */
-async function distributedW2(
-  redis: BenchRedis,
-  n: number,
-  workers: number,
-  rep: number,
-  shape: WorkerShape = CPU_BOUND,
-): Promise<Sample> {
-  const prefix = `${ROOT}w2-${workers}-${shape.waitMs}-${rep}`;
-  const processes = Array.from({ length: workers }, () => startWorkerProcess(redis.url, prefix, shape));
-  await Promise.all(processes.map((p) => p.ready));
-  const { child, parent } = w2Documents();
-  const nodes = [
-    defineNode({ id: 'urn:bench:double', outputs: ['ok'], run: (item) => double(item.data) }),
-    defineNode({ id: 'urn:bench:increment', outputs: ['ok'], run: (item) => increment(item.data) }),
-  ];
-  const dispatcher = await createDistributedDispatcher({
-    connection: redis.url,
-    nodes,
-    library: libraryOf([child]),
-    prefix,
-    queue: 'w2',
-  });
-  let stopped = false;
-  const stopWorkers = async () => {
-    if (stopped) return;
-    stopped = true;
-    for (const p of processes) p.child.kill('SIGTERM');
-    await Promise.all(processes.map((p) => (p.child.exitCode === null ? once(p.child, 'exit') : undefined)));
-  };
-  try {
-    // The dispatcher's queue writes the queue's settings as it connects; the stream's length is set after.
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    await keepEvents(redis.client, prefix, 'w2');
-    // A first run warms the workers up (a long-lived worker has compiled its code and grown its heap).
-    const warmup = shape.waitMs > 0 ? 0 : WARMUP;
-    if (warmup > 0) await dispatcher.run(parent, { xs: Array.from({ length: warmup }, (_x, i) => i) });
-    const xs = Array.from({ length: n }, (_x, i) => i);
-    const after = await lastEvent(redis.client, prefix, 'w2');
-    const before = await redis.counters();
-    const workersBefore = await workersCpu(processes);
-    const cpu = process.cpuUsage();
-    const start = performance.now();
-    // Nobody listens, as in a program that awaits the result: the moves are counted from the store after.
-    const result = await dispatcher.run(parent, { xs });
-    const ms = performance.now() - start;
-    const submitterCpuMs = cpuMs(cpu);
-    const workerCpuMs = (await workersCpu(processes)) - workersBefore;
-    const usage = usageBetween(before, await redis.counters());
-    const out = result.items[0]?.data.out;
-    if (!Array.isArray(out) || out.length !== n || out.some((v, i) => v !== 2 * i + 1)) {
-      throw new Error(`W2 over Redis gave a wrong result: ${JSON.stringify(out).slice(0, 200)}`);
-    }
-    const hops = await readHops(redis.client, prefix, 'w2', after);
-    const transitions = await countRoutes(dispatcher.store, result.runId);
-    return { ms, hops, redis: usage, workerCpuMs, submitterCpuMs, transitions };
-  } finally {
-    await dispatcher.close();
-    await stopWorkers();
-  }
-}
-
-/** The placement transitions (`route` events) a run's store holds. */
-async function countRoutes(store: RunStore, runId: string): Promise<number> {
-  let routes = 0;
-  let after: number | undefined;
-  for (;;) {
-    const page = await store.readEvents(
-      runId,
-      after === undefined ? { limit: 10_000 } : { after, limit: 10_000 },
-    );
-    for (const event of page) if (event.type === 'route') routes++;
-    if (page.length < 10_000) return routes;
-    after = (page.at(-1) as { seq: number }).seq;
-  }
-}
-
-async function removeKeys(redis: Redis): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${ROOT}*`, 'COUNT', 1000);
-    if (keys.length > 0) await redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
 }
 
 const redis = await benchRedis();
@@ -231,13 +91,13 @@ try {
         }),
       );
     }
-    if (ONLY.has('1')) one.push(await distributedW2(redis, ITEMS, 1, rep));
-    if (ONLY.has('2')) two.push(await distributedW2(redis, ITEMS, 2, rep));
+    if (ONLY.has('1')) one.push(await distributedW2(redis, ITEMS, configuration(1, rep, CPU_BOUND)));
+    if (ONLY.has('2')) two.push(await distributedW2(redis, ITEMS, configuration(2, rep, CPU_BOUND)));
     if (ONLY.has('io')) {
-      ioOne.push(await distributedW2(redis, IO_ITEMS, 1, rep, IO_SHAPE));
-      ioTwo.push(await distributedW2(redis, IO_ITEMS, 2, rep, IO_SHAPE));
+      ioOne.push(await distributedW2(redis, IO_ITEMS, configuration(1, rep, IO_SHAPE)));
+      ioTwo.push(await distributedW2(redis, IO_ITEMS, configuration(2, rep, IO_SHAPE)));
     }
-    await removeKeys(redis.client);
+    await removeKeys(redis.client, ROOT);
   }
   if (raw.length === 0 || one.length === 0 || two.length === 0) {
     // A profiling run of some configurations (BENCH_ONLY) prints no comparison.
@@ -279,6 +139,6 @@ try {
     );
   }
 } finally {
-  await removeKeys(redis.client).catch(() => undefined);
+  await removeKeys(redis.client, ROOT).catch(() => undefined);
   await redis.stop();
 }

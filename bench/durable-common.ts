@@ -10,6 +10,7 @@ import { performance } from 'node:perf_hooks';
 import { createMemoryStore } from '../src/store/memory.ts';
 import { openSqliteStore } from '../src/store/sqlite.ts';
 import type { RunStore, StoreWrite } from '../src/store/types.ts';
+import type { Writing } from './baseline/durable-scatter-chain.ts';
 
 /** The stores a durable benchmark runs the engine on. */
 export type StoreKind = 'sqlite-file' | 'sqlite-memory' | 'memory';
@@ -101,4 +102,25 @@ export function formatBytes(bytes: number): string {
   return bytes >= 1024 * 1024
     ? `${(bytes / 1024 / 1024).toFixed(2)} MiB`
     : `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+/** What one durable W2 run wrote, counted on the SQLite file. */
+export interface Written {
+  readonly batches: number;
+  readonly leases: number;
+  readonly rows: Record<string, number>;
+  readonly events: number;
+}
+
+/**
+ * What the hand-written durable W2 must write to match a durable run of `items` children that wrote
+ * `written`: as many checkpoint rows and events per child, in transactions of the engine's average batch.
+ */
+export function writingFor(written: Written, items: number): Writing {
+  const checkpoints = written.rows.checkpoint ?? 0;
+  return {
+    checkpointsPerChild: Math.round(checkpoints / items),
+    eventsPerChild: Math.round(written.events / items),
+    checkpointsPerBatch: Math.max(1, Math.round(checkpoints / Math.max(1, written.batches))),
+  };
 }

@@ -13,68 +13,12 @@
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { median } from './stats.ts';
-import { W1_POLICY, w1Workload, w2Documents } from './workloads.ts';
+import { engineWorkload, type Workload } from './tree-workloads.ts';
 
 const OLD_TREE = process.env.OLD_TREE;
 const NEW_TREE = fileURLToPath(new URL('..', import.meta.url));
 const REPS = Number(process.env.REPS ?? 15);
 const WARMUP = 3;
-const W1_RUNS = 2000;
-
-/** One repetition: runs the workload and returns how many units (executions or items) it did. */
-type Workload = () => Promise<number>;
-
-// The two trees' modules are loaded by path at run time, so they are typed loosely here.
-// biome-ignore lint/suspicious/noExplicitAny: modules of another tree, loaded by path
-type Loose = any;
-
-async function load(root: string, workload: string): Promise<Workload> {
-  const { dag } = (await import(`${root}/src/document/builder.ts`)) as Loose;
-  const { compile } = (await import(`${root}/src/graph/compile.ts`)) as Loose;
-  const { createDispatcher } = (await import(`${root}/src/runtime/dispatcher.ts`)) as Loose;
-  const { defineNode } = (await import(`${root}/src/runtime/node.ts`)) as Loose;
-  if (workload === 'w1' || workload === 'w1-events') {
-    const { compiled, nodes } = w1Workload({ dag, compile, defineNode });
-    const policy = W1_POLICY;
-    const dispatcher = createDispatcher({ nodes, policy });
-    const options = workload === 'w1-events' ? { onEvent: () => undefined } : {};
-    return async () => {
-      let executions = 0;
-      for (let i = 0; i < W1_RUNS; i++) {
-        executions += (await dispatcher.run(compiled, { topic: 'whales' }, options)).stats.executions;
-      }
-      return executions;
-    };
-  }
-  const [, variant, size] = workload.split('-');
-  const { libraryOf } = (await import(`${root}/src/document/load.ts`)) as Loose;
-  const chain = (await import(`${root}/bench/baseline/scatter-chain.ts`)) as Loose;
-  const asyncChain = (await import(`${root}/bench/baseline/async-scatter-chain.ts`)) as Loose;
-  const { child, parent } = w2Documents({ dag, compile, defineNode });
-  const sync = variant === 'sync';
-  const nodes = [
-    defineNode({
-      id: 'urn:bench:double',
-      outputs: ['ok'],
-      run: (item: Loose) => (sync ? chain.double(item.data) : asyncChain.doubleAsync(item.data)),
-    }),
-    defineNode({
-      id: 'urn:bench:increment',
-      outputs: ['ok'],
-      run: (item: Loose) => (sync ? chain.increment(item.data) : asyncChain.incrementAsync(item.data)),
-    }),
-  ];
-  const policy = sync
-    ? { placements: { fan: { concurrency: 64 } } }
-    : { defaults: { concurrency: Number.MAX_SAFE_INTEGER } };
-  const dispatcher = createDispatcher({ nodes, library: libraryOf([child]), policy });
-  const xs = Array.from({ length: Number(size) }, (_, i) => i);
-  return async () => {
-    const result = await dispatcher.run(parent, { xs });
-    if (result.status !== 'completed') throw new Error(`W2 run ended ${result.status}`);
-    return xs.length;
-  };
-}
 
 /** Wall and CPU µs per unit of one repetition. */
 interface Sample {
@@ -91,8 +35,8 @@ async function sample(workload: Workload): Promise<Sample> {
 }
 
 async function compare(name: string, oldTree: string): Promise<void> {
-  const old = await load(oldTree, name);
-  const current = await load(NEW_TREE, name);
+  const old = await engineWorkload(oldTree, name);
+  const current = await engineWorkload(NEW_TREE, name);
   for (let i = 0; i < WARMUP; i++) {
     await sample(old);
     await sample(current);

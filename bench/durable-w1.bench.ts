@@ -8,21 +8,11 @@
  * run, as the dispatcher commits). Prints µs per node execution (wall and CPU), medians of several
  * repetitions each on a fresh store, and what a durable run writes. `RUNS=n`, `REPS=n` set the sizes.
  */
-import { performance } from 'node:perf_hooks';
-import { createDispatcher } from '../src/runtime/dispatcher.ts';
-import type { RunStore } from '../src/store/types.ts';
-import { composeValidateLoop } from './baseline/compose-validate.ts';
-import { type CommitEvery, openLedger } from './baseline/durable-compose-validate.ts';
-import {
-  countingStore,
-  openStore,
-  STORE_LABELS,
-  type StoreKind,
-  scratchFolder,
-  totalRows,
-} from './durable-common.ts';
-import { median, printTable } from './stats.ts';
-import { W1_BUDGET, W1_POLICY, w1Workload } from './workloads.ts';
+
+import { STORE_LABELS, type StoreKind } from './durable-common.ts';
+import { durableW1Runs, type Figures, figuresOf, type Sample } from './durable-w1-runs.ts';
+import { printTable } from './stats.ts';
+import { W1_BUDGET } from './workloads.ts';
 
 const RUNS = Number(process.env.RUNS ?? 500);
 const REPS = Number(process.env.REPS ?? 7);
@@ -30,104 +20,26 @@ const WARMUP = 2;
 const BUDGET = W1_BUDGET;
 const TARGET_US = 15;
 
-const { compiled, nodes } = w1Workload();
-
-const policy = W1_POLICY;
-const folder = scratchFolder('switchyard-durable-w1-');
-let files = 0;
-
-/** One repetition: wall and CPU milliseconds, and the node executions they covered. */
-interface Sample {
-  readonly ms: number;
-  readonly cpuMs: number;
-  readonly executions: number;
-}
-
-async function timed(body: () => Promise<number>): Promise<Sample> {
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  const executions = await body();
-  const used = process.cpuUsage(cpu);
-  return { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000, executions };
-}
-
-/** The dispatcher's runs on a fresh store of `kind`, or with no store. */
-async function engine(kind: StoreKind | 'none'): Promise<Sample> {
-  const store = kind === 'none' ? undefined : await openStore(kind, folder.file(`${files++}.db`));
-  const dispatcher = createDispatcher({ nodes, policy, ...(store === undefined ? {} : { store }) });
-  const sample = await timed(async () => {
-    let executions = 0;
-    for (let i = 0; i < RUNS; i++) {
-      const result = await dispatcher.run(compiled, { topic: 'whales' });
-      if (result.status !== 'completed') throw new Error(`W1 run ended ${result.status}`);
-      executions += result.stats.executions;
-    }
-    return executions;
-  });
-  await store?.close();
-  return sample;
-}
-
-async function byHand(): Promise<Sample> {
-  return timed(async () => {
-    let executions = 0;
-    for (let i = 0; i < RUNS; i++) executions += await composeValidateLoop({ topic: 'whales' }, BUDGET);
-    return executions;
-  });
-}
-
-async function ledger(every: CommitEvery): Promise<Sample> {
-  const book = openLedger(folder.file(`${files++}.db`), every);
-  const sample = await timed(async () => {
-    let executions = 0;
-    for (let i = 0; i < RUNS; i++) executions += book.run(`run-${i}`, { topic: 'whales' }, BUDGET);
-    return executions;
-  });
-  book.close();
-  return sample;
-}
-
-/** Median wall and CPU µs per node execution. */
-interface Figures {
-  readonly us: number;
-  readonly cpuUs: number;
-}
+const w1 = durableW1Runs(RUNS);
 
 async function measure(fn: () => Promise<Sample>, warmup = WARMUP): Promise<Figures> {
   for (let i = 0; i < warmup; i++) await fn();
   const samples: Sample[] = [];
   for (let i = 0; i < REPS; i++) samples.push(await fn());
-  return {
-    us: median(samples.map((s) => (s.ms * 1000) / s.executions)),
-    cpuUs: median(samples.map((s) => (s.cpuMs * 1000) / s.executions)),
-  };
+  return figuresOf(samples);
 }
 
-/** What one durable run writes, counted over a few runs on the SQLite file. */
-async function writesPerRun(): Promise<string> {
-  const runs = 50;
-  const opened: RunStore = await openStore('sqlite-file', folder.file(`${files++}.db`));
-  const { store, counts } = countingStore(opened);
-  const dispatcher = createDispatcher({ nodes, policy, store });
-  for (let i = 0; i < runs; i++) await dispatcher.run(compiled, { topic: 'whales' });
-  await opened.close();
-  const kinds = Object.entries(counts.rows)
-    .map(([kind, n]) => `${n / runs} ${kind}`)
-    .join(', ');
-  return `${counts.batches / runs} commits + ${counts.leases / runs} lease transactions; ${totalRows(counts) / runs} rows: ${kinds}`;
-}
-
-const hand = await measure(byHand);
-const perTransition = await measure(() => ledger('transition'));
-const perRun = await measure(() => ledger('run'));
-const startAndEnd = await measure(() => ledger('start-and-end'));
+const hand = await measure(() => w1.byHand());
+const perTransition = await measure(() => w1.ledger('transition'));
+const perRun = await measure(() => w1.ledger('run'));
+const startAndEnd = await measure(() => w1.ledger('start-and-end'));
 // Runs without a store take microseconds: more of them are needed before the JIT has settled.
-const inMemory = await measure(() => engine('none'), 10 * WARMUP);
+const inMemory = await measure(() => w1.engine('none'), 10 * WARMUP);
 const durable = new Map<StoreKind, Figures>();
 for (const kind of ['sqlite-file', 'sqlite-memory', 'memory'] as const)
-  durable.set(kind, await measure(() => engine(kind)));
-const written = await writesPerRun();
-folder.remove();
+  durable.set(kind, await measure(() => w1.engine(kind)));
+const written = await w1.writesPerRun();
+w1.close();
 
 const cell = (m: Figures) =>
   `${m.us.toFixed(2)} µs/exec  (CPU ${m.cpuUs.toFixed(2)})  ${(1e6 / m.us / 1000).toFixed(0)}k exec/s`;

@@ -27,6 +27,8 @@ import {
   type StoreKind,
   scratchFolder,
   totalRows,
+  type Written,
+  writingFor,
 } from './durable-common.ts';
 import { median, printTable } from './stats.ts';
 import { w2Documents } from './workloads.ts';
@@ -53,14 +55,6 @@ interface Figures {
   readonly ms: number;
   readonly cpuMs: number;
   readonly samples: readonly number[];
-}
-
-/** What one durable run wrote, counted on the SQLite file. */
-interface Written {
-  readonly batches: number;
-  readonly leases: number;
-  readonly rows: Record<string, number>;
-  readonly events: number;
 }
 
 function dispatcherFor(variant: Variant, store: RunStore | undefined) {
@@ -159,12 +153,7 @@ function spawnChild(args: readonly string[]): string {
 function report(variant: Variant): void {
   const written = JSON.parse(spawnChild([variant, 'count'])) as Written;
   const rows = totalRows({ ...written, commitMs: 0 });
-  const checkpoints = written.rows.checkpoint ?? 0;
-  const writing: Writing = {
-    checkpointsPerChild: Math.round(checkpoints / ITEMS),
-    eventsPerChild: Math.round(written.events / ITEMS),
-    checkpointsPerBatch: Math.max(1, Math.round(checkpoints / written.batches)),
-  };
+  const writing = writingFor(written, ITEMS);
   const figures = new Map<Mode, Figures>();
   for (const mode of MODES)
     figures.set(mode, JSON.parse(spawnChild([variant, mode, JSON.stringify(writing)])) as Figures);

@@ -1,15 +1,19 @@
 /**
- * Runs every bench/*.bench.ts in turn, each in its own `node --import tsx` child process (so peak RSS figures
- * are per workload), streaming their output; exits non-zero when any of them fails. `npm run bench` calls it.
+ * Runs bench/engine-targets.ts (the engine's targets, each beside its hand-written baseline) and then every
+ * bench/*.bench.ts in turn, each in its own `node --import tsx` child process (so peak RSS figures are per
+ * workload), streaming their output; exits non-zero when any of them fails. `npm run bench` calls it.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const folder = fileURLToPath(new URL('.', import.meta.url));
-const files = readdirSync(folder)
-  .filter((name) => name.endsWith('.bench.ts'))
-  .sort();
+const files = [
+  'engine-targets.ts',
+  ...readdirSync(folder)
+    .filter((name) => name.endsWith('.bench.ts'))
+    .sort(),
+];
 
 function runOne(file: string): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -17,21 +17,31 @@ export async function incrementAsync(child: { item?: unknown; result?: unknown }
   return increment(child);
 }
 
-async function runChild(child: { item: unknown; index: number; result?: unknown }): Promise<boolean> {
-  return (await doubleAsync(child)) === 'ok' && (await incrementAsync(child)) === 'ok';
+/** A step of a child: sets or updates `child.result` and answers with its output. */
+export type AsyncStep = (child: { item?: unknown; result?: unknown }) => Promise<'ok'>;
+
+async function runChild(
+  child: { item: unknown; index: number; result?: unknown },
+  second: AsyncStep,
+): Promise<boolean> {
+  return (await doubleAsync(child)) === 'ok' && (await second(child)) === 'ok';
 }
 
 /**
  * Runs every element of `list` through both asynchronous steps, all children in flight at once, and returns
- * the values of the children that completed, in input order.
+ * the values of the children that completed, in input order. `second` replaces the second step (default
+ * {@link incrementAsync}), as a benchmark that holds every child in flight at once does.
  * @example
  * await asyncScatterChain([1, 2, 3]); // [3, 5, 7]
  */
-export async function asyncScatterChain(list: readonly unknown[]): Promise<unknown[]> {
+export async function asyncScatterChain(
+  list: readonly unknown[],
+  second: AsyncStep = incrementAsync,
+): Promise<unknown[]> {
   const results = await Promise.all(
     list.map(async (item, index) => {
       const child: { item: unknown; index: number; result?: unknown } = { item, index };
-      const completed = await runChild(child);
+      const completed = await runChild(child, second);
       return { completed, value: child.result ?? null };
     }),
   );
