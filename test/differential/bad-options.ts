@@ -73,7 +73,7 @@ const runOption = (name: string, value: unknown): OptionRow => ({
 
 /**
  * The table. Both dispatchers must give each row the same verdict, and a refusal must carry a stable code.
- * Options that do not exist today (`concurrency`, `seed`) must be ignored alike.
+ * Options that are not run options (`concurrency`, `seed`) are refused by name alike.
  */
 export const OPTION_ROWS: readonly OptionRow[] = [
   ...[0, -5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '5', null, true, 30_000.5].map(
