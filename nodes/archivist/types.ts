@@ -7,6 +7,8 @@
 export interface Book {
   readonly id: string;
   readonly title: string;
+  /** The book's title in its original language and script, and its transliterations ("Война и мир"). */
+  readonly otherTitles?: readonly string[];
   readonly authors: readonly string[];
   readonly year: number;
   readonly pages: number;
