@@ -5,14 +5,29 @@ import { type ArchivistServices, type AskData, nodeIri } from './services.ts';
 export const REFUSAL =
   'I can only help with books in the catalog: ask me to find a book by title or author, recommend something similar, or describe a book.';
 
-/** Answers an off-topic (or empty) question with a polite refusal. */
+/** What the Archivist offers, after a plain no. */
+const OFFER = 'ask me to find a book by title or author, recommend something similar, or describe a book.';
+
+/**
+ * The answer to a declined request, by why it was declined. None repeats what the request asked for: an
+ * injection's invented names and instructions stay unsaid.
+ */
+const DECLINED: Readonly<Record<NonNullable<AskData['declined']>, string>> = {
+  injection: `I can't change or share my instructions. I can only help with books in the catalog: ${OFFER}`,
+  code: `I can't write code. I can only help with books in the catalog: ${OFFER}`,
+  writing: `I can't write or compute that for you. I can only help with books in the catalog: ${OFFER}`,
+  unread:
+    'I could not find a question about books in your message. Ask me in a sentence or two: a title, an author or a subject you would like to read about.',
+};
+
+/** Answers an off-topic, declined or empty question with a polite refusal. */
 export const refuse = defineNode<'refused', ArchivistServices>({
   id: nodeIri('refuse'),
   outputs: ['refused'],
   description: 'Politely declines questions that are not about books.',
   run(item) {
     const data = item.data as unknown as AskData;
-    data.answer = REFUSAL;
+    data.answer = data.declined === undefined ? REFUSAL : DECLINED[data.declined];
     data.source = 'refusal';
     data.shortlist = [];
     return 'refused';

@@ -1,4 +1,5 @@
 import type { Catalog } from './catalog.ts';
+import type { Declined } from './not-books.ts';
 import type { OriginFilter } from './origin.ts';
 import type {
   AnswerSource,
@@ -53,7 +54,12 @@ export interface SearchFilters {
 
 /** The data of an item of the ask DAG, as the nodes write it step by step (all plain JSON). */
 export interface AskData {
+  /** The question; for a long message, the request read out of it. */
   question: string;
+  /** A long message whole, when `question` is the request read out of it. */
+  message?: string;
+  /** Why the question is declined before it is read: not about books, or a long message asking nothing. */
+  declined?: Declined | 'unread';
   memory?: Memory;
   classification?: Classification;
   intent?: Intent;
