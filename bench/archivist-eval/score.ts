@@ -5,7 +5,7 @@
 import { asksReader, type EvalBook, type ReadAnswer, saysRefusal } from './answer.ts';
 import type { EvalQuestion, EveryBook, Expectation } from './set.ts';
 
-/** One check of one turn: an expectation's, or `grounded` (no invented title), which every turn has. */
+/** One check of one turn: an expectation's, or `grounded`, which fails every turn that quotes an invented title. */
 export interface CheckResult {
   readonly check: keyof Expectation | 'grounded';
   readonly ok: boolean;
@@ -58,12 +58,9 @@ export function checkTurn(
   const add = (check: CheckResult['check'], reason: string | undefined) =>
     results.push({ check, ok: reason === undefined, reason: reason ?? '' });
   // A quoted title the catalog does not hold is an invented book, whatever else the answer gets right.
-  add(
-    'grounded',
-    answer.unknownQuotes.length === 0
-      ? undefined
-      : `quotes "${answer.unknownQuotes[0]}", which is no catalog title`,
-  );
+  if (answer.unknownQuotes.length > 0) {
+    add('grounded', `quotes "${answer.unknownQuotes[0]}", which is no catalog title`);
+  }
   if (expect.first !== undefined) {
     add(
       'first',

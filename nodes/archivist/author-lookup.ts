@@ -53,7 +53,7 @@ const PARTICLES = new Set(['le', 'la', 'de', 'du', 'van', 'von', 'der', 'del', '
 /** Surnames that are also the adjective of a people or a language ("Tana French", "French novels"). */
 const NATIONALITIES = new Set(['french', 'english', 'german', 'irish', 'welsh', 'dutch', 'british', 'roman']);
 const WRITERS_AFTER =
-  /^[\s-]+(?:authors?|writers?|novelists?|poets?|literature|fiction|novels?|books?|poetry|language)\b/i;
+  /^[\s-]+(?:authors?|writers?|novelists?|poets?|playwrights?|literature|fiction|novels?|books?|poetry|poems?|plays?|drama|stories|classics?|thrillers?|crime|myster(?:y|ies)|philosophy|history|memoirs?|essays?|language)\b/i;
 const AFTER_PREPOSITION = /\b(?:from|in|into|about|of|on|set in|like)\s+$/i;
 
 /**

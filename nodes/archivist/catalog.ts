@@ -1,7 +1,6 @@
 import { authorLookup } from './author-lookup.ts';
 import { type CatalogKeys, catalogKeysOf, fitsCatalog, hasCurrentProbe } from './catalog-keys.ts';
 import { normalise } from './normalise.ts';
-import { containsKey, replaceKey } from './scripts.ts';
 import {
   buildSearchIndex,
   FIELDS,
@@ -10,8 +9,7 @@ import {
   storedSearchIndexOf,
   tokens,
 } from './search-index.ts';
-import { SUBJECT_WORDS } from './subject-words.ts';
-import { THEME_WORDS } from './theme-words.ts';
+import { type SubjectMatches, subjectLookup } from './subject-lookup.ts';
 import { titleLookup } from './title-lookup.ts';
 import type { Book } from './types.ts';
 
@@ -40,6 +38,8 @@ export interface Catalog {
   readonly surnames: ReadonlyMap<string, ReadonlySet<string>>;
   /** Catalog subjects named in `text`, directly or by an everyday word ("funny" → humor). */
   subjectsIn(text: string): readonly string[];
+  /** The subjects `text` names or says in everyday words, the themes it names, and the rest of its words. */
+  subjectMatches(text: string): SubjectMatches;
   /** How telling a subject is: high for rare subjects ("evolution"), low for common ones ("classic"). */
   subjectWeight(subject: string): number;
   /** The books of one author (case-insensitive). */
@@ -117,21 +117,11 @@ export function createCatalog(books: readonly Book[], storedIndex?: unknown): Ca
 
   const titlesIn = titleLookup(books, keys);
   const { surnames, authorsIn } = authorLookup(keys.authors);
-  const subjects = new Map(keys.subjects);
   const counts = new Map<string, number>();
   for (const book of books) {
     for (const subject of book.subjects) counts.set(subject, (counts.get(subject) ?? 0) + 1);
   }
-  const subjectKeys = [...subjects].sort(([a], [b]) => b.length - a.length);
-  const known = new Set(subjects.values());
-  // Everyday words and themes, longest first ("world war ii" before "world war"), for subjects the catalog has.
-  const everyday = [...Object.entries(SUBJECT_WORDS), ...Object.entries(THEME_WORDS)]
-    .map(
-      ([word, subject]) =>
-        [word, (typeof subject === 'string' ? [subject] : subject).filter((s) => known.has(s))] as const,
-    )
-    .filter(([, subjects]) => subjects.length > 0)
-    .sort(([a], [b]) => b.length - a.length);
+  const subjectMatches = subjectLookup(keys.subjects);
 
   return {
     books,
@@ -150,22 +140,10 @@ export function createCatalog(books: readonly Book[], storedIndex?: unknown): Ca
     titlesIn,
     authorsIn,
     subjectsIn(text) {
-      let rest = normalise(text);
-      const found = new Set<string>();
-      // An everyday phrase wins over the subject words inside it: a "love story" is romance, not love.
-      for (const [word, named] of everyday) {
-        if (!containsKey(rest, word)) continue;
-        for (const subject of named) found.add(subject);
-        rest = replaceKey(rest, word, '|');
-      }
-      // Longer subjects first: "science fiction" is not also "science".
-      for (const [key, subject] of subjectKeys) {
-        if (!containsWords(rest, key)) continue;
-        found.add(subject);
-        rest = replaceKey(rest, key, '|');
-      }
-      return [...found];
+      const { subjects: named, themes } = subjectMatches(text);
+      return [...new Set([...named, ...themes.flatMap((t) => t.subjects)])];
     },
+    subjectMatches,
     subjectWeight(subject) {
       // Inverse document frequency: a subject shared by every book says nothing about likeness.
       return Math.log((books.length + 1) / ((counts.get(subject) ?? 0) + 1));

@@ -65,7 +65,7 @@ const SAME_COUNTRY = /\bsame (country|nation|place)\b/;
 const SAME_LANGUAGE = /\bsame language\b/;
 const SAME_DECADE = /\bsame (decade|era|period|time)\b/;
 const OTHER_AUTHOR =
-  /\b(different|another|other) (author|writer)\b|\bsomeone else\b|\bnot by (?:him|her|them)\b/;
+  /\b(different|another|other) (authors?|writers?)\b|\b(?:someone|who) else\b|\bnot by (?:him|her|them)\b/;
 const SOMETHING_ELSE =
   /\b(something|anything) else\b|\bnot (?:those|these|them)\b|\bmore like (?:these|those|them)\b|\bother ones\b/;
 const MORE_LIKE = /\bmore like (?:this|that|it)\b|\bsimilar\b|\blike (?:it|this|that)\b/;

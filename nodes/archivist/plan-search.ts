@@ -1,14 +1,17 @@
 import { defineNode } from '../../src/runtime/node.ts';
 import { type Catalog, normalise } from './catalog.ts';
-import { closestTo } from './closest.ts';
+import { nearestTo } from './closest.ts';
 import { followUpOf } from './follow-up.ts';
+import { likePhraseOf, likeTargetOf } from './like-frame.ts';
 import { meets } from './rank.ts';
 import { readQuestion } from './reading.ts';
 import { classifyByRules, keywordsOf } from './rules.ts';
 import { type ArchivistServices, type AskData, nodeIri, type SearchFilters } from './services.ts';
 import { sameWord } from './text-match.ts';
 import { compareTitles } from './title-order.ts';
+import { topicFilters } from './topics.ts';
 import type { Book, Classification, Intent, Memory, StrategyPlan } from './types.ts';
+import type { Limit } from './unmet.ts';
 
 /** A short book, when the question asks for one without a previous book to compare with. */
 const SHORT_PAGES = 250;
@@ -58,9 +61,14 @@ export function planSearch(
 ): SearchPlan {
   const strategies: StrategyPlan[] = [];
   const follow = followUpOf(question, memory, catalog);
+  // "books like Sapiens", "I loved Norwegian Wood": the book to find others like, whatever the classifier made of it.
+  const phrase = follow ? undefined : likePhraseOf(question);
+  const likeTarget = phrase === undefined ? undefined : likeTargetOf(phrase, catalog);
+  const liked = likeTarget?.book;
   const titled =
     follow?.book ??
     follow?.like ??
+    liked ??
     (classified.title === undefined ? undefined : bookTitled(classified.title, catalog));
   const reading = readQuestion(question, catalog, titled, year);
   const book = reading.placed ? reading.book : (titled ?? reading.book);
@@ -68,7 +76,7 @@ export function planSearch(
   const { author: _asked, ...unnamed } = classified;
   const c: Classification = {
     ...(classified.author !== undefined && unwanted.has(classified.author) ? unnamed : classified),
-    ...(follow?.like ? { intent: 'recommend' as const } : {}),
+    ...(follow?.like || liked ? { intent: 'recommend' as const } : {}),
     ...(follow?.book && classified.intent === 'recommend' ? { intent: 'describe' as const } : {}),
     ...(book ? { title: book.title } : {}),
     ...(classified.author === undefined && reading.author && !unwanted.has(reading.author)
@@ -103,14 +111,32 @@ export function planSearch(
     onlyRefers(question)
   )
     return { strategies: [{ strategy: 'title', query: question }], filters: { exclude: [], list: [] } };
+  const asked = [...new Set(c.subjects.flatMap((s) => catalog.subjectsIn(s)))];
+  // "a book about Noah's ark", "a cookbook": what no book of the catalog is about, said before anything else.
+  const about =
+    follow?.book || follow?.like || liked ? {} : topicFilters(question, reading.rest, asked, catalog);
+  if (about.none) {
+    const { none: _none, ...lacking } = about;
+    return {
+      strategies: [{ strategy: 'fulltext', query: question }],
+      filters: { exclude: [], list: [], ...lacking, ...limits },
+    };
+  }
   const special = follow ? undefined : listOrMiss(question, c, reading, memory, catalog, limits);
   if (special) return special;
   const previous = memory?.bookId === undefined ? undefined : catalog.get(memory.bookId);
   // "Something like X" searches X's neighbours; a named book otherwise is the answer itself.
   const like = c.intent === 'recommend' ? book : undefined;
   const anchor = c.intent === 'recommend' ? undefined : book;
-  const exclude: string[] = [...(like ? [like.id] : []), ...(follow?.exclude ?? []), ...reading.notBooks];
-  const asked = [...new Set(c.subjects.flatMap((s) => catalog.subjectsIn(s)))];
+  const exclude: string[] = [
+    ...(like ? [like.id] : []),
+    // "books like Harry Potter": none of the series' own books.
+    ...(likeTarget?.series ?? []).map((b) => b.id),
+    ...(follow?.exclude ?? []),
+    ...reading.notBooks,
+  ];
+  // "short books about grief": the topic's subjects, themes and words; a book named is its own topic.
+  const { none: _none, subjects: topical, ...topic } = like || anchor ? { subjects: asked } : about;
 
   if (c.title !== undefined && !like) strategies.push({ strategy: 'title', query: c.title });
   if (c.author !== undefined) strategies.push({ strategy: 'author', query: c.author });
@@ -141,11 +167,26 @@ export function planSearch(
     ...(anchor ? { anchor: anchor.id } : {}),
     ...(reference ? { like: reference.id } : {}),
     ...(like && !author ? { likeAuthorLimit: LIKE_AUTHOR_LIMIT } : {}),
-    ...(asked.length > 0 ? { subjects: asked } : {}),
+    ...(topical !== undefined && topical.length > 0 ? { subjects: topical } : {}),
+    ...topic,
     ...(c.intent === 'recommend' && !author ? { perAuthor: PER_AUTHOR } : {}),
     ...limits,
   };
-  return { strategies, filters };
+  const keep = keptLimits(follow, memory !== undefined && (c.shorter || c.longer));
+  return { strategies, filters: keep.length > 0 ? { ...filters, keep } : filters };
+}
+
+/**
+ * The limits a follow-up asks for and nothing else ("older ones", "from the same country", "something
+ * shorter"): no book against them is offered as the nearest.
+ */
+function keptLimits(follow: ReturnType<typeof followUpOf>, length: boolean): Limit[] {
+  return [
+    ...(length ? ['pages' as const] : []),
+    ...(follow?.minYear !== undefined || follow?.maxYear !== undefined ? ['years' as const] : []),
+    ...(follow?.origin ? ['origin' as const] : []),
+    ...(follow?.notAuthors ? ['notAuthors' as const] : []),
+  ];
 }
 
 /**
@@ -246,10 +287,15 @@ function listOrMiss(
 ): SearchPlan | undefined {
   if (reading.missing) {
     const { name, author } = reading.missing;
-    const closest = author ? [] : closestTo(name, catalog, reading.author);
+    const nearest = nearestTo(name, author, catalog, reading.author);
     return {
       strategies: [{ strategy: 'title', query: name }],
-      filters: { exclude: [], missing: reading.missing, list: closest.map((b) => b.id), ...limits },
+      filters: {
+        exclude: [],
+        missing: { ...reading.missing, known: nearest.known },
+        list: nearest.books.map((b) => b.id),
+        ...limits,
+      },
       intent: 'find',
     };
   }

@@ -28,7 +28,10 @@ export const readQuestion = defineNode<'read' | 'empty' | 'declined', ArchivistS
     if (request === undefined) return 'read';
     if (request === '') {
       data.declined = 'unread';
-      return { output: 'declined', reason: `no request about books in a ${message.length}-character message` };
+      return {
+        output: 'declined',
+        reason: `no request about books in a ${message.length}-character message`,
+      };
     }
     data.message = question;
     data.question = request;

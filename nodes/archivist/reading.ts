@@ -6,6 +6,7 @@ import { type Catalog, normalise } from './catalog.ts';
 import { type Constraints, parseConstraints } from './constraints.ts';
 import { type OriginFilter, originOf } from './origin.ts';
 import { sameWord, withoutArticles, wordValue } from './text-match.ts';
+import { titlePattern } from './title-lookup.ts';
 import { matchTitle } from './title-match.ts';
 import type { Book } from './types.ts';
 
@@ -294,7 +295,12 @@ export function readQuestion(
     const surname = normalise(author).split(' ').at(-1) ?? '';
     return [escapeRegExp(author), `\\b${escapeRegExp(surname)}\\b`];
   });
-  const named = authorNames.reduce((text, name) => text.replace(new RegExp(name, 'i'), ' '), unlimited);
+  // "I loved Norwegian Wood" names a book, not Norway: the words of titles named are no origin either.
+  const titled = [...new Set([...(titleFound ? [titleFound] : []), ...catalog.titlesIn(unlimited)])];
+  const named = [...authorNames, ...titled.map((b) => titlePattern(b.title))].reduce(
+    (text, name) => text.replace(new RegExp(name, 'iu'), ' '),
+    unlimited,
+  );
   const origin = originOf(named).filter;
   // The origin's words leave the question, the author's name stays.
   const rest = Object.keys(origin).length > 0 ? withoutOrigin(unlimited, named) : unlimited;
@@ -305,13 +311,20 @@ export function readQuestion(
   const series = seriesNamed(rest, catalog, titleFound);
   if (series) return { ...base, series };
   const frame = framesOf(rest);
-  const exactAuthor = catalog.authorsIn(rest)[0];
+  // "Kafka on the Shore", "The Martian": a name inside a title named is no author asked for.
+  const untitled = titled.reduce(
+    (text, b) => text.replace(new RegExp(titlePattern(b.title), 'iu'), ' '),
+    rest,
+  );
+  const exactAuthor = catalog.authorsIn(untitled)[0];
   // "Dune Frank Herbert", "the hobbit tolkien": a title followed by its author's name.
   const phrase = withoutAuthorTail(frame.phrase.replace(GENERIC_TAIL, '').trim(), catalog);
   // A question that is nothing but a name may be typed in lower case ("hemmingway").
   const bare = phrase !== '' && phrase.split(/\s+/).length <= BARE_NAME_WORDS;
   const author =
-    exactAuthor ?? fuzzyAuthor(rest, catalog) ?? (bare ? fuzzyAuthor(phrase, catalog, true) : undefined);
+    exactAuthor ??
+    fuzzyAuthor(untitled, catalog) ??
+    (bare && titled.length === 0 ? fuzzyAuthor(phrase, catalog, true) : undefined);
   const book = phrase === '' ? undefined : matchTitle(phrase, catalog);
   // "Brave New World Revisited" holds a catalog title but names another book.
   const longer = titleFound !== undefined && !book && titleLike(phrase, frame, catalog);

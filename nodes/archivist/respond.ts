@@ -1,8 +1,9 @@
 import { defineNode } from '../../src/runtime/node.ts';
-import { normalise } from './catalog.ts';
+import { type Catalog, normalise } from './catalog.ts';
 import { factAnswer, listAnswer } from './fact-answer.ts';
 import { type ArchivistServices, type AskData, nodeIri } from './services.ts';
-import type { Memory } from './types.ts';
+import type { Book, Memory } from './types.ts';
+import { lackingAnswer, unmetAnswer } from './unmet-answer.ts';
 
 /** The shortlisted books an answer names, in the order it names them. */
 export function presentedIn(answer: string, data: AskData): string[] {
@@ -12,6 +13,42 @@ export function presentedIn(answer: string, data: AskData): string[] {
     .filter((b) => b.at >= 0)
     .sort((a, b) => a.at - b.at)
     .map((b) => b.id);
+}
+
+/** What the books of a list have in common, for an answer about them: "by George Orwell". */
+function scopeOf(books: readonly Book[]): string | undefined {
+  const first = books[0];
+  if (first === undefined) return undefined;
+  const author = first.authors.find((a) => books.every((b) => b.authors.includes(a)));
+  if (author !== undefined) return `by ${author}`;
+  const series = first.series;
+  return series !== undefined && books.every((b) => b.series === series)
+    ? `of the ${series} series`
+    : undefined;
+}
+
+/**
+ * The answer a catalog fact gives, whatever was composed: an honest miss, a part of the question no book
+ * meets, a topic no book is about; undefined for every other question.
+ */
+function factOf(data: AskData, catalog: Catalog): string | undefined {
+  const filters = data.filters;
+  if (filters === undefined) return undefined;
+  const shortlist = data.shortlist ?? [];
+  if (filters.missing) return factAnswer(filters, shortlist);
+  if (data.unmet) {
+    const pool = (filters.list ?? []).flatMap((id) => shortlist.find((b) => b.id === id) ?? []);
+    const like = filters.like === undefined ? undefined : catalog.get(filters.like)?.title;
+    return unmetAnswer(
+      filters,
+      data.unmet,
+      shortlist,
+      filters.list ? scopeOf(pool.length > 0 ? pool : shortlist) : undefined,
+      like,
+    );
+  }
+  if (shortlist.length === 0) return lackingAnswer(filters);
+  return undefined;
 }
 
 function again(data: AskData): boolean {
@@ -44,18 +81,24 @@ export const respond = defineNode<'responded', ArchivistServices>({
   id: nodeIri('respond'),
   outputs: ['responded'],
   description: 'Delivers the answer and remembers the turn.',
-  run(item) {
+  run(item, ctx) {
     const data = item.data as unknown as AskData;
     // A miss and a whole list are catalog facts: they are stated from the catalog, whatever was composed.
     // A model's own wording of a list stands; the offline model states it with `listAnswer` too.
-    const fact = data.filters?.missing ? factAnswer(data.filters, data.shortlist ?? []) : undefined;
+    const fact = factOf(data, ctx.services.catalog);
     if (fact !== undefined) data.answer = fact;
+    else if (data.filters?.lacking?.words && data.answer !== undefined) {
+      // Part of the topic is in no book: the answer says so before the books about the rest.
+      data.answer = `None of the catalog's books mentions ${data.filters.lacking.words.join(' or ')}; these are about the rest of what you asked. ${data.answer}`;
+    }
     // The offline wording of a list the question's limits narrowed must not claim it is the whole list.
     const shortlist = data.shortlist ?? [];
     if (data.filters?.narrowed && data.answer !== undefined && data.answer === listAnswer(shortlist))
       data.answer = listAnswer(shortlist, true) ?? data.answer;
     data.answer = (data.answer ?? '').trim();
-    data.miss = data.filters?.missing !== undefined;
+    data.miss =
+      data.filters?.missing !== undefined ||
+      (data.filters?.lacking !== undefined && (data.shortlist ?? []).length === 0);
     data.presented =
       fact !== undefined ? (data.shortlist ?? []).map((b) => b.id) : presentedIn(data.answer, data);
     data.nextMemory = memoryOf(data);

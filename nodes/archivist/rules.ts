@@ -1,7 +1,9 @@
 import { type Catalog, normalise } from './catalog.ts';
 import { parseConstraints } from './constraints.ts';
 import { followUpOf } from './follow-up.ts';
+import { likePhraseOf, likeTargetOf } from './like-frame.ts';
 import { readQuestion } from './reading.ts';
+import { titlePattern } from './title-lookup.ts';
 import { matchTitle } from './title-match.ts';
 import type { Book, Classification, Intent, Memory } from './types.ts';
 
@@ -12,7 +14,7 @@ const RECOMMEND =
 const FIND =
   /\b(find|who wrote|books? by|written by|do you have|search|look(ing)? for|wrote|author of|which books?|list)\b/;
 const BOOKISH =
-  /\b(books?|novels?|read|reading|authors?|writers?|story|stories|fiction|library|catalog(ue)?|titles?|plays?|poems?|poetry|memoirs?|essays?|biograph(y|ies)|classics?|literature)\b/;
+  /\b(books?|novels?|read|reading|authors?|writers?|story|stories|fiction|library|catalog(ue)?|titles?|plays?|poems?|poetry|memoirs?|essays?|biograph(y|ies)|classics?|literature|cook ?books?|cookery|text ?books?|guide ?books?|dictionar(y|ies)|encyclopa?edias?)\b/;
 const SAME_AUTHOR = /\b(same (author|writer)|by (her|him|them)|(her|his|their) other)\b/;
 const SAME_BOOK = /\b(it|that( one| book)?|this( one| book)?|the same book)\b/;
 const SHORTER = /\b(shorter|short|quicker|quick read|fewer pages|less long)\b/;
@@ -81,6 +83,12 @@ export function classifyByRules(
     ),
   );
   const wanted = (books: readonly Book[]) => books.filter((b) => !unwanted.has(b.id));
+  // "books like Sapiens", "fans of Gone Girl": the book named is the one to find others like.
+  const phrase = likePhraseOf(question);
+  const liked = phrase === undefined ? undefined : likeTargetOf(phrase, catalog)?.book;
+  if (liked && !unwanted.has(liked.id)) {
+    return { ...classifyWith(question, [liked], memory, catalog), intent: 'recommend' };
+  }
   const strict = classifyWith(question, wanted(catalog.titlesIn(question)), memory, catalog);
   if (strict.intent !== 'off-topic') {
     // "the Wizard of Oz" names a book, though "wizard" is also a subject.
@@ -125,7 +133,10 @@ function classifyWith(
   const q = normalise(question);
   // "not by Christie" names an author the reader does not want.
   const unlimited = parseConstraints(question, new Date().getFullYear()).rest;
-  const authors = catalog.authorsIn(unlimited);
+  // "Kafka on the Shore" names no author: the words of a title named are not read for names.
+  const authors = catalog.authorsIn(
+    titles.reduce((text, b) => text.replace(new RegExp(titlePattern(b.title), 'iu'), ' '), unlimited),
+  );
   // Limits ("under 300 pages, before 1960") make a question longer, not less of a request for a book.
   const terse = normalise(unlimited).split(' ').length <= TERSE_WORDS;
   // Words of a named title ("A Short History of…", "Something Wicked…") say nothing about what is asked.

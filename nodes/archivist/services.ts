@@ -1,6 +1,8 @@
 import type { Catalog } from './catalog.ts';
+import type { MissKnown } from './closest.ts';
 import type { Declined } from './not-books.ts';
 import type { OriginFilter } from './origin.ts';
+import type { ThemeMatch } from './subject-lookup.ts';
 import type {
   AnswerSource,
   Candidate,
@@ -11,6 +13,7 @@ import type {
   Memory,
   StrategyPlan,
 } from './types.ts';
+import type { Limit, Unmet } from './unmet.ts';
 
 /** What the Archivist's nodes get as `ctx.services`. */
 export interface ArchivistServices {
@@ -34,6 +37,17 @@ export interface SearchFilters {
   readonly likeAuthorLimit?: number;
   /** Catalog subjects the question asks for: books having all of them come first. */
   readonly subjects?: readonly string[];
+  /** Themes the question asks about ("grief"): met by a book of one of their subjects, or speaking of them. */
+  readonly themes?: readonly ThemeMatch[];
+  /** Words of the question's topic that books about it mention ("whales"): books mentioning all come first. */
+  readonly terms?: readonly string[];
+  /** The question's topic as the reader wrote it ("grief"), for an answer that could not meet it. */
+  readonly topic?: string;
+  /**
+   * What the question asks about that no book of the catalog is about: words of its topic no book mentions,
+   * or a kind of book it holds none of ("cookbooks").
+   */
+  readonly lacking?: { readonly words?: readonly string[]; readonly kind?: string };
   /** At most this many books by any one author, so that a recommendation offers a choice. */
   readonly perAuthor?: number;
   /** Authors the reader does not want. */
@@ -44,10 +58,15 @@ export interface SearchFilters {
   readonly list?: readonly string[];
   /** The language, country or audience asked for. */
   readonly origin?: OriginFilter;
-  /** What the reader named that the catalog does not hold; the shortlist is the closest real matches. */
-  readonly missing?: { readonly name: string; readonly author: boolean };
+  /**
+   * What the reader named that the catalog does not hold, and what the Archivist knows of it; the shortlist
+   * is the nearest real books.
+   */
+  readonly missing?: { readonly name: string; readonly author: boolean; readonly known?: MissKnown };
   /** The question's limits leave out some books of `list`: the answer is not all the catalog holds. */
   readonly narrowed?: boolean;
+  /** Limits that are what the question asks for, which never give way to offer the nearest books. */
+  readonly keep?: readonly Limit[];
   /** The previous request asked again ("another one"): the next turn remembers that request, not this one. */
   readonly again?: boolean;
 }
@@ -78,6 +97,8 @@ export interface AskData {
   presented?: string[];
   /** True when the answer says the catalog does not hold what was asked. */
   miss?: boolean;
+  /** What part of the question no book meets, when the shortlist is the nearest books instead. */
+  unmet?: Unmet;
 }
 
 /** The data of one scatter child: its strategy as `item`, and the hits it found as `result`. */

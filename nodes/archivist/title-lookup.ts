@@ -89,6 +89,17 @@ function namedNumber(text: string, key: string): boolean {
   return false;
 }
 
+/**
+ * A regular expression source matching `title` as a question may write it: its words in any case (the caller
+ * adds the `i` flag), with any punctuation between them.
+ * @example
+ * new RegExp(titlePattern("The Handmaid's Tale"), 'iu').test('the handmaid’s tale') // true
+ */
+export function titlePattern(title: string): string {
+  const words = title.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== '');
+  return words.map(escapeRegExp).join(String.raw`[^\p{L}\p{N}]+`);
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
