@@ -9,7 +9,7 @@ import { type Catalog, normalise } from './catalog.ts';
 import { type BookProfile, similarity } from './similarity.ts';
 import { withoutArticles } from './text-match.ts';
 import type { Book } from './types.ts';
-import { type WellKnownBook, wellKnownBook, wellKnownBy } from './well-known-books.ts';
+import { WELL_KNOWN_BOOKS, type WellKnownBook, wellKnownBook, wellKnownBy } from './well-known-books.ts';
 
 /** Books offered after an honest miss. */
 export const CLOSEST_LIMIT = 5;
@@ -55,7 +55,8 @@ export function mostLike(profile: BookProfile, catalog: Catalog, skip: (book: Bo
 function profileOf(books: readonly WellKnownBook[]): BookProfile {
   const counts = new Map<string, number>();
   for (const b of books) for (const s of b.subjects) counts.set(s, (counts.get(s) ?? 0) + 1);
-  const subjects = [...counts].filter(([, n]) => n * 2 >= books.length).map(([s]) => s);
+  // The subjects more than half of them share; a lone book's are all its own.
+  const subjects = [...counts].filter(([, n]) => n * 2 > books.length || books.length === 1).map(([s]) => s);
   const years = books.flatMap((b) => (b.year === undefined ? [] : [b.year])).sort((a, b) => a - b);
   return { subjects, ...(years.length > 0 ? { year: years[Math.floor(years.length / 2)] as number } : {}) };
 }
@@ -105,6 +106,22 @@ function namedInside(name: string, catalog: Catalog): Book[] {
   return out.slice(0, CLOSEST_LIMIT);
 }
 
+/** The well-known book a name such as "book 4 of the Harry Potter series" stands for, when it is one. */
+function placedIn(name: string, catalog: Catalog): WellKnownBook | undefined {
+  const m = name.match(/^book (\d+) of (?:the )?(.+) series$/i);
+  if (!m) return undefined;
+  const series = normalise(m[2] ?? '');
+  const place = Number(m[1]);
+  const held = new Set(catalog.books.map((b) => normalise(b.title)));
+  return WELL_KNOWN_BOOKS.find(
+    (b) =>
+      b.series !== undefined &&
+      withoutArticles(normalise(b.series)) === withoutArticles(series) &&
+      b.seriesNumber === place &&
+      !held.has(normalise(b.title)),
+  );
+}
+
 /**
  * The catalog's books nearest to what the reader named and the catalog lacks: `name` is the title or author
  * as written, `isAuthor` says which, `author` is a catalog author the question also named ("The Idiot by
@@ -122,7 +139,8 @@ export function nearestTo(name: string, isAuthor: boolean, catalog: Catalog, aut
       known: { titles: theirs.map((b) => b.title), offered: like.length > 0 ? 'like' : 'none' },
     };
   }
-  const known = wellKnownBook(name, catalog, author) ?? wellKnownBook(name, catalog);
+  const known =
+    wellKnownBook(name, catalog, author) ?? wellKnownBook(name, catalog) ?? placedIn(name, catalog);
   if (known) {
     const books = nearestToKnown(known, catalog);
     const related = books.some(

@@ -3,6 +3,7 @@ import { type Catalog, normalise } from './catalog.ts';
 import { nearestTo } from './closest.ts';
 import { followUpOf } from './follow-up.ts';
 import { likePhraseOf, likeTargetOf } from './like-frame.ts';
+import { notRecordedIn } from './not-recorded.ts';
 import { meets } from './rank.ts';
 import { readQuestion } from './reading.ts';
 import { classifyByRules, keywordsOf } from './rules.ts';
@@ -111,6 +112,17 @@ export function planSearch(
     onlyRefers(question)
   )
     return { strategies: [{ strategy: 'title', query: question }], filters: { exclude: [], list: [] } };
+  // "a book by a woman": what the catalog does not record picks no books; "award-winning fantasy" is said so.
+  const found = notRecordedIn(question);
+  // "Booker Prize winners" asks for nothing else: no list can stand in for what the catalog lacks.
+  const alone = found !== undefined && !titled && reading.author === undefined && c.subjects.length === 0;
+  const unrecorded = found && alone ? { ...found, hard: true } : found;
+  if (unrecorded?.hard) {
+    return {
+      strategies: [{ strategy: 'fulltext', query: question }],
+      filters: { exclude: [], list: [], unrecorded },
+    };
+  }
   const asked = [...new Set(c.subjects.flatMap((s) => catalog.subjectsIn(s)))];
   // "a book about Noah's ark", "a cookbook": what no book of the catalog is about, said before anything else.
   const about =
@@ -123,7 +135,7 @@ export function planSearch(
     };
   }
   const special = follow ? undefined : listOrMiss(question, c, reading, memory, catalog, limits);
-  if (special) return special;
+  if (special) return unrecorded ? { ...special, filters: { ...special.filters, unrecorded } } : special;
   const previous = memory?.bookId === undefined ? undefined : catalog.get(memory.bookId);
   // "Something like X" searches X's neighbours; a named book otherwise is the answer itself.
   const like = c.intent === 'recommend' ? book : undefined;
@@ -170,6 +182,7 @@ export function planSearch(
     ...(topical !== undefined && topical.length > 0 ? { subjects: topical } : {}),
     ...topic,
     ...(c.intent === 'recommend' && !author ? { perAuthor: PER_AUTHOR } : {}),
+    ...(unrecorded ? { unrecorded } : {}),
     ...limits,
   };
   const keep = keptLimits(follow, memory !== undefined && (c.shorter || c.longer));

@@ -37,6 +37,9 @@ export interface Reading {
 const LEAD =
   /^(?:(?:can|could) you |please |so |and |ok |hi |hello )*(?:(?:tell me (?:more )?about|describe|what(?:'s| is) (?:the book )?|do you (?:have|hold|carry)(?: a copy of)?|have you got|is there|are there|is|are|i(?:'m| am) looking for|looking for|find(?: me)?|search for|show me|what about|anything|something|any|some|all(?: of)?(?: the)?|every|everything|list(?: all| every)?(?: of)?(?: the)?|the book|the novel|a book called|books? called)\s+)+/i;
 const TRAIL = /\s*(?:in (?:the|your|this) (?:catalog(?:ue)?|collection|library)|please|at all)?\s*[?.!]*$/i;
+/** A request for one book by its name: what follows is a title, whatever its case. */
+const EXPLICIT =
+  /^(?:(?:hi|hello|hey|please|so|and|ok)[,!]?\s+)*(?:do you (?:have|hold|carry|stock)|have you got|is there a (?:book|novel) called|i(?:'m| am) looking for (?:the|a) (?:book|novel) (?:called )?|does the (?:library|catalog(?:ue)?|collection) (?:have|hold))\s+(?:the |a |an )?(?!any\b|some\b|anything\b|something\b|books?\b|novels?\b)/i;
 const CALLED = /\b(?:called|titled|entitled|named)\s+["“]?([^"”]+?)["”]?$/i;
 const BY = /(?:^|\s)(?:written )?by\s+(.+)$/i;
 /** Words that say the question is about a series rather than one book. */
@@ -46,7 +49,32 @@ const GENERIC_TAIL =
   /(?:\s+(?:books?|novels?|stories|plays|poems|works|series|trilogy|saga|in (?:reading |publication )?order))+$/i;
 /** A phrase of at most this many words may be a lower-case name. */
 const BARE_NAME_WORDS = 3;
-const LINKING = new Set(['of', 'and', 'in', 'on', 'to', 'for', 'at', 'the', 'a', 'an', 'with', 'from', '&']);
+const LINKING = new Set([
+  'of',
+  'and',
+  'in',
+  'on',
+  'to',
+  'for',
+  'at',
+  'the',
+  'a',
+  'an',
+  'with',
+  'from',
+  '&',
+  // Particles of names ("John le Carré", "Simone de Beauvoir").
+  'le',
+  'la',
+  'de',
+  'du',
+  'da',
+  'di',
+  'del',
+  'van',
+  'von',
+  'der',
+]);
 
 /**
  * A phrase written as a name or a title: every word but the linking ones capitalised, and two words at
@@ -191,6 +219,19 @@ const ORDINAL_WORDS: Readonly<Record<string, number>> = {
 const NTH =
   /\b(?:(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)|(\d{1,2})(?:st|nd|rd|th))\b|\b(?:book|volume|part|number|no)\.? (\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b/i;
 
+/** A number of one or two digits right after a series' name, as an ordinal match's third group. */
+function numberAfterSeries(question: string, catalog: Catalog): RegExpMatchArray | null {
+  const asked = withoutArticles(normalise(question));
+  for (const name of new Set(catalog.books.flatMap((b) => (b.series ? [b.series] : [])))) {
+    const m = asked.match(new RegExp(`\\b${escapeRegExp(withoutArticles(normalise(name)))} (\\d{1,2})\\b`));
+    if (m)
+      return Object.assign([m[0], undefined, undefined, m[1]], {
+        index: m.index,
+      }) as unknown as RegExpMatchArray;
+  }
+  return null;
+}
+
 /**
  * "the fourth Hunger Games book", "Dune book 2": the book at that place of a series the question names,
  * or, when the catalog does not hold that place, the name of what was asked for.
@@ -199,7 +240,8 @@ function nthOfSeries(
   question: string,
   catalog: Catalog,
 ): { book?: Book; name: string; placed?: true } | undefined {
-  const m = question.match(NTH);
+  // "harry potter 4": a number right after a series' name is its place in the series.
+  const m = question.match(NTH) ?? numberAfterSeries(question, catalog);
   if (!m) return undefined;
   const word = (m[1] ?? m[2] ?? m[3] ?? '').toLowerCase();
   const place = ORDINAL_WORDS[word] ?? wordValue(word);
@@ -347,6 +389,15 @@ export function readQuestion(
     return { ...base, missing: { name: phrase, author: named }, ...(author ? { author } : {}) };
   }
   if (author) return { ...base, author };
+  // "have you got the silver kettle": a request for one book by name, in any case, names a title.
+  if (
+    EXPLICIT.test(rest) &&
+    phrase !== '' &&
+    frame.by === undefined &&
+    catalog.subjectsIn(phrase).length === 0
+  ) {
+    return { ...base, missing: { name: phrase, author: false } };
+  }
   if (frame.by !== undefined && looksLikeName(frame.by.replace(GENERIC_TAIL, ''))) {
     return { ...base, missing: { name: frame.by.replace(GENERIC_TAIL, ''), author: true } };
   }

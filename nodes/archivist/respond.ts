@@ -1,6 +1,7 @@
 import { defineNode } from '../../src/runtime/node.ts';
 import { type Catalog, normalise } from './catalog.ts';
 import { factAnswer, listAnswer } from './fact-answer.ts';
+import { notRecordedSentence } from './not-recorded.ts';
 import { type ArchivistServices, type AskData, nodeIri } from './services.ts';
 import type { Book, Memory } from './types.ts';
 import { lackingAnswer, unmetAnswer } from './unmet-answer.ts';
@@ -86,7 +87,11 @@ export const respond = defineNode<'responded', ArchivistServices>({
     // A miss and a whole list are catalog facts: they are stated from the catalog, whatever was composed.
     // A model's own wording of a list stands; the offline model states it with `listAnswer` too.
     const fact = factOf(data, ctx.services.catalog);
+    const unrecorded = data.filters?.unrecorded;
     if (fact !== undefined) data.answer = fact;
+    if (unrecorded?.hard) data.answer = notRecordedSentence(unrecorded);
+    else if (unrecorded && data.answer !== undefined && (data.shortlist ?? []).length > 0)
+      data.answer = `${notRecordedSentence(unrecorded)} ${data.answer}`;
     else if (data.filters?.lacking?.words && data.answer !== undefined) {
       // Part of the topic is in no book: the answer says so before the books about the rest.
       data.answer = `None of the catalog's books mentions ${data.filters.lacking.words.join(' or ')}; these are about the rest of what you asked. ${data.answer}`;
@@ -98,6 +103,7 @@ export const respond = defineNode<'responded', ArchivistServices>({
     data.answer = (data.answer ?? '').trim();
     data.miss =
       data.filters?.missing !== undefined ||
+      unrecorded?.hard === true ||
       (data.filters?.lacking !== undefined && (data.shortlist ?? []).length === 0);
     data.presented =
       fact !== undefined ? (data.shortlist ?? []).map((b) => b.id) : presentedIn(data.answer, data);

@@ -12,7 +12,7 @@ const DESCRIBE =
 const RECOMMEND =
   /\b(recommend|suggest|similar|like|something|anything|another|else|other|shorter|longer|next read|should i read|in the mood|loved|enjoyed|liked|adored|what next|read next)\b/;
 const FIND =
-  /\b(find|who wrote|books? by|written by|do you have|search|look(ing)? for|wrote|author of|which books?|list)\b/;
+  /\b(find|who wrote|books? by|written by|do you (have|hold|carry|stock)|have you got|got any|search|look(ing)? for|wrote|author of|which books?|list)\b/;
 const BOOKISH =
   /\b(books?|novels?|read|reading|authors?|writers?|story|stories|fiction|library|catalog(ue)?|titles?|plays?|poems?|poetry|memoirs?|essays?|biograph(y|ies)|classics?|literature|cook ?books?|cookery|text ?books?|guide ?books?|dictionar(y|ies)|encyclopa?edias?)\b/;
 const SAME_AUTHOR = /\b(same (author|writer)|by (her|him|them)|(her|his|their) other)\b/;

@@ -1,6 +1,7 @@
 import type { Catalog } from './catalog.ts';
 import type { MissKnown } from './closest.ts';
 import type { Declined } from './not-books.ts';
+import type { NotRecorded } from './not-recorded.ts';
 import type { OriginFilter } from './origin.ts';
 import type { ThemeMatch } from './subject-lookup.ts';
 import type {
@@ -65,6 +66,8 @@ export interface SearchFilters {
   readonly missing?: { readonly name: string; readonly author: boolean; readonly known?: MissKnown };
   /** The question's limits leave out some books of `list`: the answer is not all the catalog holds. */
   readonly narrowed?: boolean;
+  /** What the question asks for that the catalog does not record (an author's gender, awards…). */
+  readonly unrecorded?: NotRecorded;
   /** Limits that are what the question asks for, which never give way to offer the nearest books. */
   readonly keep?: readonly Limit[];
   /** The previous request asked again ("another one"): the next turn remembers that request, not this one. */
