@@ -135,8 +135,10 @@ export function authorLookup(authorKeys: readonly (readonly [string, string])[])
           // A surname that is an ordinary word, or too short to be telling, needs a sentence about an author.
           const plain = COMMON_WORDS.has(surname) || surname.length < 4;
           if (plain && !namedAsAuthor(text, surname)) continue;
-          // "Dan Brown" is not Dee Brown: a capitalised first name that is not the author's is someone else.
+          // "Dan Brown" is not Dee Brown, nor "Thomas Cromwell" Angie Thomas: a capitalised name next to the
+          // surname that is not the author's is someone else.
           if (otherFirstName(text, surname, [...names][0] as string)) continue;
+          if (otherSurname(text, surname, [...names][0] as string)) continue;
           found.add([...names][0] as string);
         }
       }
@@ -159,6 +161,15 @@ function otherFirstName(text: string, surname: string, author: string): boolean 
   const first = before?.[1];
   if (first === undefined || !/^\p{Lu}/u.test(first)) return false;
   return !own.has(normalise(first)) && !/^(The|A|An|By|And|Of)$/i.test(first);
+}
+
+/** Whether `surname` is written followed by a capitalised name that is not the author's ("Thomas Cromwell"). */
+function otherSurname(text: string, surname: string, author: string): boolean {
+  const own = new Set(normalise(author).split(' '));
+  const after = text.match(new RegExp(`\\b${escapeRegExp(surname)}\\s+(\\p{Lu}[\\p{L}'’-]*)`, 'iu'));
+  const next = after?.[1];
+  if (next === undefined || !/^\p{Lu}/u.test(next)) return false;
+  return !own.has(normalise(next)) && !/^(The|A|An|And|Of|In|On|By|I)$/.test(next);
 }
 
 function escapeRegExp(text: string): string {

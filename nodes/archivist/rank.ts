@@ -149,7 +149,9 @@ export const rank = defineNode<'ranked' | 'empty', ArchivistServices>({
     // No book meets every part of the question: the nearest ones, and which part gave way.
     const relaxed = leavesUnmet(shortlist, filters) ? relaxLimits(filters, catalog, filters.list) : undefined;
     if (relaxed) {
-      shortlist = relaxed.books.slice(0, SHORTLIST_SIZE).map((b) => ({ ...b, score: 0, strategies: [] }));
+      shortlist = seriesOrdered(
+        relaxed.books.slice(0, SHORTLIST_SIZE).map((b) => ({ ...b, score: 0, strategies: [] })),
+      );
       data.unmet = relaxed.unmet;
     }
     data.shortlist = shortlist;
