@@ -78,6 +78,16 @@ const AGAIN =
 const AGAIN_WORDS = 7;
 const WHICH_OF = /\bwhich (?:ones?|of (?:them|these|those))\b/;
 
+/** Whether `question` asks for books by someone other than the author of the books discussed. */
+export function asksOtherAuthor(question: string): boolean {
+  return OTHER_AUTHOR.test(normalise(question));
+}
+
+/** Whether `question` asks for books by the author of the books discussed ("by her", "his other books"). */
+export function asksSameAuthor(question: string): boolean {
+  return /\b(same (author|writer)|by (her|him|them)|(her|his|their) other)\b/.test(normalise(question));
+}
+
 function pick(books: readonly Book[], better: (a: Book, b: Book) => boolean): Book | undefined {
   return books.reduce<Book | undefined>(
     (best, b) => (best === undefined || better(b, best) ? b : best),

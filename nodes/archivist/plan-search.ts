@@ -1,16 +1,17 @@
 import { defineNode } from '../../src/runtime/node.ts';
 import { type Catalog, normalise } from './catalog.ts';
 import { nearestTo } from './closest.ts';
-import { followUpOf } from './follow-up.ts';
+import { asksOtherAuthor, asksSameAuthor, followUpOf } from './follow-up.ts';
 import { likePhraseOf, likeTargetOf } from './like-frame.ts';
 import { notRecordedIn } from './not-recorded.ts';
 import { meets } from './rank.ts';
-import { readQuestion } from './reading.ts';
+import { type Reading, readQuestion } from './reading.ts';
+import { refined } from './request.ts';
 import { classifyByRules, keywordsOf } from './rules.ts';
 import { type ArchivistServices, type AskData, nodeIri, type SearchFilters } from './services.ts';
 import { sameWord } from './text-match.ts';
 import { compareTitles } from './title-order.ts';
-import { topicFilters } from './topics.ts';
+import { topicFilters, topicOf } from './topics.ts';
 import type { Book, Classification, Intent, Memory, StrategyPlan } from './types.ts';
 import type { Limit } from './unmet.ts';
 
@@ -75,7 +76,7 @@ export function planSearch(
   const book = reading.placed ? reading.book : (titled ?? reading.book);
   const unwanted = new Set([...reading.notAuthors, ...(follow?.notAuthors ?? [])]);
   const { author: _asked, ...unnamed } = classified;
-  const c: Classification = {
+  let c: Classification = {
     ...(classified.author !== undefined && unwanted.has(classified.author) ? unnamed : classified),
     ...(follow?.like || liked ? { intent: 'recommend' as const } : {}),
     ...(follow?.book && classified.intent === 'recommend' ? { intent: 'describe' as const } : {}),
@@ -85,7 +86,7 @@ export function planSearch(
       : {}),
   };
   const notAuthors = [...reading.notAuthors, ...(follow?.notAuthors ?? [])];
-  const limits = {
+  const own = {
     ...(follow?.minYear === undefined ? {} : { minYear: follow.minYear }),
     ...(follow?.maxYear === undefined ? {} : { maxYear: follow.maxYear }),
     ...reading.constraints,
@@ -93,6 +94,39 @@ export function planSearch(
     ...(Object.keys(reading.origin).length > 0 ? { origin: reading.origin } : {}),
     ...(follow?.origin ? { origin: follow.origin } : {}),
   };
+  // A follow-up that only refines the request in force ("something shorter", "older ones", "newer than
+  // that") keeps every constraint of it; one that names something of its own starts a new request.
+  const refining =
+    memory?.request !== undefined &&
+    follow?.book === undefined &&
+    follow?.within === undefined &&
+    !follow?.again &&
+    !namesOwnTopic(question, classified, reading, liked, catalog) &&
+    (follow?.like !== undefined ||
+      classified.shorter ||
+      classified.longer ||
+      asksSameAuthor(question) ||
+      Object.keys(own).length > 0);
+  const started = memory?.anchor === undefined ? undefined : catalog.get(memory.anchor);
+  const current = memory?.bookId === undefined ? undefined : catalog.get(memory.bookId);
+  const limits: Partial<SearchFilters> = refining
+    ? refined(memory, { limits: own, otherAuthor: asksOtherAuthor(question) }, [started, current])
+    : own;
+  if (refining && limits.author !== undefined && c.author === undefined) c = { ...c, author: limits.author };
+  // "newer than that" after an author's books: that author's books, narrowed; the list is not a recommendation.
+  if (refining && limits.author !== undefined && limits.like === undefined) {
+    const { author: whose, ...narrowing } = limits;
+    const length = {
+      ...(c.shorter && current ? { maxPages: current.pages - 1 } : {}),
+      ...(c.longer && current ? { minPages: current.pages + 1 } : {}),
+    };
+    const list = [...catalog.byAuthor(whose)].sort(byPublication).map((b) => b.id);
+    return {
+      strategies: [{ strategy: 'author', query: whose }],
+      filters: { exclude: [], list, ...narrowing, ...length, narrowed: true },
+      intent: 'find',
+    };
+  }
   if (follow?.within) {
     return {
       strategies: [{ strategy: 'title', query: question }],
@@ -142,6 +176,10 @@ export function planSearch(
   const anchor = c.intent === 'recommend' ? undefined : book;
   const exclude: string[] = [
     ...(like ? [like.id] : []),
+    // The book the reader started from is never offered back while the request it began is in force, nor
+    // a book already shown in the conversation.
+    ...(refining && started ? [started.id] : []),
+    ...(refining ? (memory?.shown ?? []) : []),
     // "books like Harry Potter": none of the series' own books.
     ...(likeTarget?.series ?? []).map((b) => b.id),
     ...(follow?.exclude ?? []),
@@ -177,6 +215,7 @@ export function planSearch(
     ...(c.shorter ? { maxPages: (previous?.pages ?? SHORT_PAGES + 1) - 1 } : {}),
     ...(c.longer ? { minPages: (previous?.pages ?? LONG_PAGES - 1) + 1 } : {}),
     ...(anchor ? { anchor: anchor.id } : {}),
+    ...(follow?.book ? { picked: true } : {}),
     ...(reference ? { like: reference.id } : {}),
     ...(like && !author ? { likeAuthorLimit: LIKE_AUTHOR_LIMIT } : {}),
     ...(topical !== undefined && topical.length > 0 ? { subjects: topical } : {}),
@@ -187,6 +226,26 @@ export function planSearch(
   };
   const keep = keptLimits(follow, memory !== undefined && (c.shorter || c.longer));
   return { strategies, filters: keep.length > 0 ? { ...filters, keep } : filters };
+}
+
+/** Whether `question` names a book, an author, a series, a subject or a topic of its own. */
+function namesOwnTopic(
+  question: string,
+  classified: Classification,
+  reading: Reading,
+  liked: Book | undefined,
+  catalog: Catalog,
+): boolean {
+  return (
+    liked !== undefined ||
+    catalog.titlesIn(question).length > 0 ||
+    reading.book !== undefined ||
+    reading.series !== undefined ||
+    reading.missing !== undefined ||
+    (reading.author !== undefined && !asksSameAuthor(question)) ||
+    classified.subjects.length > 0 ||
+    topicOf(reading.rest, catalog) !== undefined
+  );
 }
 
 /**

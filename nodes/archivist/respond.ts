@@ -2,6 +2,7 @@ import { defineNode } from '../../src/runtime/node.ts';
 import { type Catalog, normalise } from './catalog.ts';
 import { factAnswer, listAnswer } from './fact-answer.ts';
 import { notRecordedSentence } from './not-recorded.ts';
+import { requestOf } from './request.ts';
 import { type ArchivistServices, type AskData, nodeIri } from './services.ts';
 import type { Book, Memory } from './types.ts';
 import { lackingAnswer, unmetAnswer } from './unmet-answer.ts';
@@ -64,16 +65,26 @@ export function memoryOf(data: AskData): Memory {
   // "Kafka on the Shore" names Kafka's surname, but its author is Murakami: the book shown decides.
   const author =
     asked !== undefined && (top === undefined || top.authors.includes(asked)) ? asked : top?.authors[0];
-  const anchor = data.filters?.like ?? data.filters?.anchor ?? top?.id;
+  // A book picked from the last answer ("the second one") is discussed within the request in force: the
+  // book the reader started from, the request and the list stay what they were.
+  const previous = data.filters?.picked ? data.memory : undefined;
+  const anchor = previous?.anchor ?? data.filters?.like ?? data.filters?.anchor ?? top?.id;
+  const list = data.filters?.list !== undefined && data.filters.missing === undefined;
+  const listAuthor = list
+    ? top?.authors.find((a) => (data.shortlist ?? []).every((b) => b.authors.includes(a)))
+    : undefined;
+  const request = previous ? previous.request : requestOf(data.filters, listAuthor);
+  const shortlist = shown.length > 0 ? shown : (data.shortlist ?? []).map((b) => b.id);
   return {
     ...(data.intent === undefined ? {} : { intent: data.intent }),
     ...(author === undefined ? {} : { author }),
     ...(top === undefined ? {} : { bookId: top.id }),
     ...(anchor === undefined ? {} : { anchor }),
-    shortlist: shown.length > 0 ? shown : (data.shortlist ?? []).map((b) => b.id),
+    shortlist: previous?.shortlist ?? shortlist,
     shown: [...new Set([...(data.memory?.shown ?? []), ...shown])],
     // "another one" asks the question that found the list again.
     question: again(data) ? (data.memory?.question ?? data.question) : data.question,
+    ...(request !== undefined && Object.keys(request).length > 0 ? { request } : {}),
   };
 }
 

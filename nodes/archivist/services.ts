@@ -30,6 +30,8 @@ export interface SearchFilters {
   readonly author?: string;
   readonly maxPages?: number;
   readonly minPages?: number;
+  /** The named book was picked from the last answer ("the second one"): the request in force goes on. */
+  readonly picked?: boolean;
   /** The book the question names (find, describe): first, followed only by books close to it. */
   readonly anchor?: string;
   /** A book to rank by likeness to: books sharing its telling subjects first. */
@@ -80,6 +82,8 @@ export interface AskData {
   question: string;
   /** A long message whole, when `question` is the request read out of it. */
   message?: string;
+  /** What to ask the reader, when the question refers to an earlier answer that is not there. */
+  askBack?: string;
   /** Why the question is declined before it is read: not about books, or a long message asking nothing. */
   declined?: Declined | 'unread';
   memory?: Memory;
