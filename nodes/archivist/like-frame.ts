@@ -14,7 +14,11 @@ const LIKE_CUES: readonly RegExp[] = [
   /\b(?:if|since|because|as) (?:you|i|we|she|he|they) (?:liked|loved|enjoyed|adored)\s+(.+)$/i,
   /\bfans? of\s+(.+)$/i,
   /\bafter (?:reading|finishing)\s+(.+)$/i,
+  // Other languages: "похожее на …", "вроде …", "parecido a …", "ähnlich wie …", "Bücher wie …", "comme …".
+  /(?:^|\s)(?:похож\p{L}*\s+на|вроде|типа|parecid[oa]s?\s+a|similares?\s+a|del estilo de|ähnlich wie|(?:bücher|romane|etwas)\s+wie|comme|semblables?\s+à|dans le style de|simili\s+a)\s+(.+)$/iu,
 ];
+/** Japanese puts the book first: "ノルウェイの森みたいな本". */
+const LIKE_BEFORE = /^(.+?)(?:のような|みたいな|に似た|っぽい)/u;
 /** Where the named book's phrase surely ends: punctuation or a word that starts another clause. */
 const PHRASE_END =
   /\s*(?:[,;.!?()]|\s-\s|\b(?:but|what|which|please|because|though|although|except|so|can you|could you|do you|any|anything|something|recommend|suggest)\b).*$/i;
@@ -31,6 +35,8 @@ const TITLE_WORDS = 12;
  * likePhraseOf('I loved Norwegian Wood, what next?') // 'Norwegian Wood'
  */
 export function likePhraseOf(question: string): string | undefined {
+  const before = question.match(LIKE_BEFORE)?.[1]?.trim();
+  if (before) return before;
   for (const cue of LIKE_CUES) {
     const m = question.match(cue);
     const phrase = m?.[1]

@@ -128,8 +128,9 @@ function merged(
   const widen = limited && (asked.length > 0 || filters.origin !== undefined || few);
   for (const book of catalog.books) {
     if (found.has(book.id) || !eligible(book)) continue;
-    // Every eligible book about all of the asked subjects is a candidate, found by the search or not.
-    const all = asked.length > 0 && asked.every((s) => book.subjects.includes(s));
+    // Every eligible book about the whole topic is a candidate, found by the search or not.
+    const { covered, whole } = coverage(book, filters);
+    const all = whole > 0 && covered === whole;
     if (!all && !(widen && (asked.length === 0 || asked.some((s) => book.subjects.includes(s))))) continue;
     out.push({ ...book, score: 0, strategies: [] });
   }

@@ -279,7 +279,11 @@ function withoutAuthorTail(phrase: string, catalog: Catalog): string {
         .join(' ')
         .replace(/['’]s$/, ''),
     );
-    const head = words.slice(0, -k).join(' ');
+    // "L'Étranger de Camus", "Der Zauberberg von Thomas Mann": the word for "by" in the title's language goes too.
+    const head = words
+      .slice(0, -k)
+      .join(' ')
+      .replace(/\s+(?:de|von|di|par|por|by)$/i, '');
     const isAuthor =
       catalog.surnames.has(tail) || catalog.authorsIn(`by ${tail}`).some((a) => normalise(a) === tail);
     if (isAuthor && matchTitle(head, catalog)) return head;

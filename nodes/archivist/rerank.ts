@@ -1,7 +1,7 @@
 import { type Catalog, normalise } from './catalog.ts';
 import type { SearchFilters } from './services.ts';
 import { compareTitles } from './title-order.ts';
-import { coverage } from './topics.ts';
+import { coverage, titleNames } from './topics.ts';
 import type { Book, Candidate } from './types.ts';
 
 /**
@@ -100,12 +100,14 @@ export function shortlistOf(
     .map((c) => ({
       c,
       covered: coverage(c, filters).covered,
+      titled: titleNames(c, filters),
       usual: like || !special.some((s) => c.subjects.includes(s)) ? 1 : 0,
       value: c.score / top,
     }))
     .sort(
       (a, b) =>
         b.covered - a.covered ||
+        b.titled - a.titled ||
         b.usual - a.usual ||
         b.value - a.value ||
         compareTitles(a.c.title, b.c.title),

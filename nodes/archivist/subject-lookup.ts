@@ -14,6 +14,8 @@ export interface ThemeMatch {
   readonly subjects: readonly string[];
   /** Narrower than its subjects (see `NARROW_THEMES`): a book about it speaks of it. */
   readonly narrow?: true;
+  /** Met only by a book of one of its subjects that also speaks of it ("dragons": fantasy that has them). */
+  readonly both?: true;
 }
 
 /** What a text names of the catalog's subjects. */
@@ -25,6 +27,10 @@ export interface SubjectMatches {
   /** The text normalised, with the words that named subjects or themes replaced by `|`. */
   readonly rest: string;
 }
+
+/** "love" as a verb: after a person, a modal, or an adverb ("I'd love", "we really love", "to love"). */
+const LOVE_VERB =
+  /\b(i|we|you|they|he|she|id|wed|youd|theyd|would|will|really|just|absolutely|also|do|dont|to|kids|children|son|daughter)\s+love\b/g;
 
 /** "play" as a noun: after an article and at most two words of its own ("a short French play"). */
 const PLAY = /\b(?:a|an|one|the|this|that)(?: [a-z]+){0,2} play\b/;
@@ -58,7 +64,8 @@ export function subjectLookup(
   // Longer subjects first: "science fiction" is not also "science".
   const names = [...subjectKeys].sort(([a], [b]) => b.length - a.length);
   return (text) => {
-    let rest = normalise(text);
+    // "I would love something about gardens": the verb names no subject.
+    let rest = normalise(text).replace(LOVE_VERB, '$1 |');
     const subjects = new Set<string>();
     const themes: ThemeMatch[] = [];
     // An everyday phrase wins over the subject words inside it: a "love story" is romance, not love.

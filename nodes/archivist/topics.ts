@@ -36,7 +36,8 @@ const PLAIN = new Set(
     'book books novel novels story stories kind kinds sort sorts type types lot lots bit something ' +
     'anything things thing good great best interesting real people person someone somebody life lives ' +
     'world time times way ways really very quite about also more most other others one ones two first ' +
-    'new old young little big small long short whole own just like such much many well'
+    'new old young little big small long short whole own just like such much many well ' +
+    'them they it its him her us we you me there where who whose them'
   ).split(' '),
 );
 /** Kinds of book a catalog of literature holds none of, named for what they are. */
@@ -54,11 +55,7 @@ const vocabularies = new WeakMap<Catalog, ReadonlySet<string>>();
 function vocabularyOf(catalog: Catalog): ReadonlySet<string> {
   let words = vocabularies.get(catalog);
   if (words === undefined) {
-    words = new Set(
-      catalog.books.flatMap((b) =>
-        normalise(`${b.title} ${b.subjects.join(' ')} ${b.description}`).split(' '),
-      ),
-    );
+    words = new Set(catalog.books.flatMap((b) => textOf(b).split(' ')));
     vocabularies.set(catalog, words);
   }
   return words;
@@ -129,17 +126,44 @@ function knownIn(catalog: Catalog): (word: string) => boolean {
   return (w) => wordForms(w).some((form) => vocabulary.has(form));
 }
 
-/** The topic of `themes`: a narrow theme ("slavery", "vampires") some book speaks of is met by those that do. */
+/**
+ * The topic of `themes`. A narrow theme ("slavery", "dragons") some book speaks of is met by the books of its
+ * subjects that speak of it ("dragons": fantasy that has them, not "The Dragons of Eden"), or, where none of
+ * its subjects' books does, by any book that speaks of it.
+ */
 function themed(phrase: string, themes: readonly ThemeMatch[], catalog: Catalog): Topic {
   const known = knownIn(catalog);
   const spoken = themes.filter((t) => t.narrow && t.word.split(' ').every(known));
+  const both = spoken.filter((t) =>
+    catalog.books.some((b) => t.subjects.some((s) => b.subjects.includes(s)) && mentions(textOf(b), t.word)),
+  );
   return {
     phrase,
     subjects: [],
-    themes: themes.filter((t) => !spoken.includes(t)),
-    terms: spoken.map((t) => t.word),
+    themes: [
+      ...themes.filter((t) => !spoken.includes(t)),
+      ...both.map((t) => ({ ...t, both: true as const })),
+    ],
+    terms: spoken.filter((t) => !both.includes(t)).map((t) => t.word),
     lacking: [],
   };
+}
+
+/** A book's own text, normalised: what it is said to be about. */
+export function textOf(book: Pick<Book, 'title' | 'subjects' | 'description'>): string {
+  return wordsOf(`${book.title} ${book.subjects.join(' ')} ${book.description}`);
+}
+
+/** Normalised words of `text` without possessives: "Cat's Cradle" does not speak of cats. */
+function wordsOf(text: string): string {
+  return normalise(text.replace(/[\p{L}\p{N}]+['’]s\b/gu, ' '));
+}
+
+/** How many of the topic's words and themes `book`'s own title names: "Practical Cats" for "cats". */
+export function titleNames(book: Book, topic: TopicParts): number {
+  const title = wordsOf(book.title);
+  const words = [...(topic.terms ?? []), ...(topic.themes ?? []).map((t) => t.word)];
+  return words.filter((w) => mentions(title, w)).length;
 }
 
 /** Subjects the catalog keeps apart that a reader does not: a love story is a romance, a detective story a mystery. */
@@ -175,13 +199,14 @@ export function coverage(
   const terms = topic.terms ?? [];
   const whole = subjects.length + themes.length + terms.length;
   if (whole === 0) return { covered: 0, whole };
-  const text =
-    themes.length + terms.length > 0
-      ? normalise(`${book.title} ${book.subjects.join(' ')} ${book.description}`)
-      : '';
+  const text = themes.length + terms.length > 0 ? textOf(book) : '';
   const covered =
     subjects.filter((s) => hasSubject(book, s)).length +
-    themes.filter((t) => t.subjects.some((s) => hasSubject(book, s)) || mentions(text, t.word)).length +
+    themes.filter((t) =>
+      t.both
+        ? t.subjects.some((s) => hasSubject(book, s)) && mentions(text, t.word)
+        : t.subjects.some((s) => hasSubject(book, s)) || mentions(text, t.word),
+    ).length +
     terms.filter((t) => mentions(text, t)).length;
   return { covered, whole };
 }
