@@ -167,7 +167,7 @@ async function ask(words: readonly string[], flags: AskFlags, io: ArchivistEnv):
   if (flags.render !== undefined) {
     // Drawing loads the renderer, which a plain question does not need.
     const { renderRun } = await import('./render.ts');
-    await renderRun(flags.render, outcome.events, io.cwd);
+    await renderRun(flags.render, outcome.events, io.cwd, io.env);
   }
   if (outcome.status !== 'completed') return EXIT_PROBLEM;
   return refusals.length > 0 ? EXIT_MODEL_REFUSED : 0;

@@ -50,10 +50,6 @@ export { namedAsAuthor } from './author-lookup.ts';
 export { normalise } from './normalise.ts';
 export type { SearchField } from './search-index.ts';
 
-function containsWords(haystack: string, needle: string): boolean {
-  return needle !== '' && ` ${haystack} `.includes(` ${needle} `);
-}
-
 /** A searched word, its singular ("hawks" finds "Hawk") and its possessive ("king" finds "King's"). */
 function searchTerms(term: string): string[] {
   const word = term.toLowerCase().replace(/’/g, "'");

@@ -14,7 +14,7 @@ export interface NotRecorded {
   readonly hard: boolean;
 }
 
-const KINDS_OF_AUTHOR = String.raw`(?:authors?|writers?|novelists?|poets?|playwrights?|people|voices)`;
+const KINDS_OF_AUTHOR = '(?:authors?|writers?|novelists?|poets?|playwrights?|people|voices)';
 
 const RULES: readonly (NotRecorded & { readonly pattern: RegExp })[] = [
   {
