@@ -69,7 +69,7 @@ export function requestOf(message: string): string | undefined {
     const before = scored
       .filter((s) => s.at < best.at && BOOKISH.test(s.text))
       .reduce<Sentence | undefined>((a, b) => (a === undefined || b.at > a.at ? b : a), undefined);
-    if (before) parts.unshift(before);
+    if (before && !parts.includes(before)) parts.unshift(before);
   }
   const request = parts.map((s) => s.text).join(' ');
   return request.length <= REQUEST_CHARS ? request : request.slice(0, REQUEST_CHARS).replace(/\s+\S*$/, '');

@@ -105,7 +105,8 @@ export function topicOf(question: string, catalog: Catalog): Topic | undefined {
   // the words of the phrase besides names are its topic ("Noah's ark" is about an ark, not Trevor Noah).
   if (catalog.titlesIn(phrase).length > 0) return undefined;
   const names = new Set(catalog.authorsIn(phrase).flatMap((a) => normalise(a).split(' ')));
-  const { subjects, themes, rest } = catalog.subjectMatches(phrase);
+  // "Noah's ark": a possessive names the same word as the name alone.
+  const { subjects, themes, rest } = catalog.subjectMatches(phrase.replace(/['’]s\b/g, ''));
   const left = rest
     .split(' ')
     .filter((w) => w.length > 2 && !PLAIN.has(w) && !names.has(w) && !/^\d+$/.test(w));
