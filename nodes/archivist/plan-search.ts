@@ -224,7 +224,7 @@ export function planSearch(
     ...(unrecorded ? { unrecorded } : {}),
     ...limits,
   };
-  const keep = keptLimits(follow, memory !== undefined && (c.shorter || c.longer));
+  const keep = keptLimits(follow);
   return { strategies, filters: keep.length > 0 ? { ...filters, keep } : filters };
 }
 
@@ -249,13 +249,12 @@ function namesOwnTopic(
 }
 
 /**
- * The limits a follow-up asks for and nothing else ("older ones", "from the same country", "something
- * shorter"): no book against them is offered as the nearest.
+ * The limits a follow-up asks for and nothing else that have no near books ("from the same country", "by
+ * a different author"): no book against them is offered as the nearest.
  */
-function keptLimits(follow: ReturnType<typeof followUpOf>, length: boolean): Limit[] {
+function keptLimits(follow: ReturnType<typeof followUpOf>): Limit[] {
+  // A length or a period has books near it, said for what they are; another country or author has none.
   return [
-    ...(length ? ['pages' as const] : []),
-    ...(follow?.minYear !== undefined || follow?.maxYear !== undefined ? ['years' as const] : []),
     ...(follow?.origin ? ['origin' as const] : []),
     ...(follow?.notAuthors ? ['notAuthors' as const] : []),
   ];

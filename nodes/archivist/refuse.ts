@@ -1,4 +1,5 @@
 import { defineNode } from '../../src/runtime/node.ts';
+import { hasOtherScript } from './scripts.ts';
 import { type ArchivistServices, type AskData, nodeIri } from './services.ts';
 
 /** The polite answer to a question that is not about books. */
@@ -20,6 +21,13 @@ const DECLINED: Readonly<Record<NonNullable<AskData['declined']>, string>> = {
     'I could not find a question about books in your message. Ask me in a sentence or two: a title, an author or a subject you would like to read about.',
 };
 
+/**
+ * The answer to a question in another script that names no title, author or subject the Archivist knows: it
+ * may well be about books, so it is no refusal.
+ */
+export const UNREAD_SCRIPT =
+  'I could not find a title, an author or a subject I know in your question. The catalog lists its books in English and in their original titles: try the title or the author of a book, or a subject such as science fiction or history.';
+
 /** Answers an off-topic, declined or empty question with a polite refusal. */
 export const refuse = defineNode<'refused', ArchivistServices>({
   id: nodeIri('refuse'),
@@ -27,7 +35,12 @@ export const refuse = defineNode<'refused', ArchivistServices>({
   description: 'Politely declines questions that are not about books.',
   run(item) {
     const data = item.data as unknown as AskData;
-    data.answer = data.declined === undefined ? REFUSAL : DECLINED[data.declined];
+    data.answer =
+      data.declined !== undefined
+        ? DECLINED[data.declined]
+        : hasOtherScript(data.question ?? '')
+          ? UNREAD_SCRIPT
+          : REFUSAL;
     data.source = 'refusal';
     data.shortlist = [];
     return 'refused';

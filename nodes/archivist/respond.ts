@@ -5,6 +5,7 @@ import { notRecordedSentence } from './not-recorded.ts';
 import { requestOf } from './request.ts';
 import { type ArchivistServices, type AskData, nodeIri } from './services.ts';
 import type { Book, Memory } from './types.ts';
+import { without } from './unmet.ts';
 import { lackingAnswer, unmetAnswer } from './unmet-answer.ts';
 
 /** The shortlisted books an answer names, in the order it names them. */
@@ -73,7 +74,9 @@ export function memoryOf(data: AskData): Memory {
   const listAuthor = list
     ? top?.authors.find((a) => (data.shortlist ?? []).every((b) => b.authors.includes(a)))
     : undefined;
-  const request = previous ? previous.request : requestOf(data.filters, listAuthor);
+  // A limit no book met is not carried on: the reader has been told so.
+  const met = data.filters && data.unmet ? without(data.filters, data.unmet.limits) : data.filters;
+  const request = previous ? previous.request : requestOf(met, listAuthor);
   const shortlist = shown.length > 0 ? shown : (data.shortlist ?? []).map((b) => b.id);
   return {
     ...(data.intent === undefined ? {} : { intent: data.intent }),

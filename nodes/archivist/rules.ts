@@ -2,6 +2,7 @@ import { type Catalog, normalise } from './catalog.ts';
 import { parseConstraints } from './constraints.ts';
 import { followUpOf } from './follow-up.ts';
 import { likePhraseOf, likeTargetOf } from './like-frame.ts';
+import { originOf } from './origin.ts';
 import { readQuestion } from './reading.ts';
 import { titlePattern } from './title-lookup.ts';
 import { matchTitle } from './title-match.ts';
@@ -110,6 +111,16 @@ export function classifyByRules(
   return strict;
 }
 
+/** Whether `question` sets a limit on books: a length, a period, authors not wanted, an origin or an audience. */
+function limitsIn(question: string): boolean {
+  const { rest: _rest, notAuthors, ...limits } = parseConstraints(question, new Date().getFullYear());
+  return (
+    notAuthors.length > 0 ||
+    Object.keys(limits).length > 0 ||
+    Object.keys(originOf(question).filter).length > 0
+  );
+}
+
 /** Words of a question one book must share before the question counts as about books. */
 const SHARED_WORDS = 2;
 
@@ -158,6 +169,8 @@ function classifyWith(
 
   let intent = intentOf(asked, title !== undefined || author !== undefined, subjects.length, memory, terse);
   if (intent === 'off-topic' && followUp) intent = 'recommend';
+  // "from before 1930", "not by Orwell", "any in French?": a limit alone, in a conversation, refines its request.
+  if (intent === 'off-topic' && memory !== undefined && limitsIn(question)) intent = 'recommend';
   return {
     intent,
     ...(title === undefined ? {} : { title }),

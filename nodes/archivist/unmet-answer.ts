@@ -71,8 +71,8 @@ export function limitWords(filters: SearchFilters, limit: Limit): string {
 /** What the question asks about, in words: "about grief", "like Solaris", or nothing. */
 function topicWords(filters: SearchFilters, scope: string | undefined, like: string | undefined): string {
   if (scope !== undefined) return scope;
-  if (like !== undefined) return `like ${like}`;
   if (filters.topic !== undefined) return `about ${filters.topic}`;
+  if (like !== undefined && (filters.subjects ?? []).length === 0) return `like ${like}`;
   const parts = [...(filters.subjects ?? []), ...(filters.terms ?? [])];
   return parts.length === 0 ? '' : `about ${list(parts)}`;
 }

@@ -33,7 +33,7 @@ export function leavesUnmet(shortlist: readonly Book[], filters: SearchFilters):
   if (filters.missing !== undefined || filters.lacking?.kind !== undefined) return false;
   if (filters.list !== undefined && filters.list.length === 0) return false;
   if (shortlist.length === 0) return true;
-  if (filters.anchor !== undefined || filters.like !== undefined) return false;
+  if (filters.anchor !== undefined) return false;
   return !shortlist.some((b) => {
     const { covered, whole } = coverage(b, filters);
     return covered === whole;
@@ -46,7 +46,8 @@ export interface Relaxed {
   readonly unmet: Unmet;
 }
 
-function without(filters: SearchFilters, limits: readonly Limit[]): SearchFilters {
+/** `filters` without `limits`. */
+export function without(filters: SearchFilters, limits: readonly Limit[]): SearchFilters {
   const f: Record<string, unknown> = { ...filters };
   for (const limit of limits) {
     if (limit === 'pages') {
@@ -117,7 +118,7 @@ export function relaxLimits(
   // "Something like Dune under 100 pages": the books like it are the topic.
   const like = filters.like === undefined ? undefined : catalog.get(filters.like);
   const alike = (b: Book) => (like === undefined ? 0 : similarity(b, like, catalog));
-  const onTopic = (b: Book) => (like === undefined ? covered(b) === whole : alike(b) > 0);
+  const onTopic = (b: Book) => covered(b) === whole && (like === undefined || alike(b) > 0);
   const fits = (f: SearchFilters) => (b: Book) => meets(b, f) && byAuthor(b, f.author);
   // A limit that is all a follow-up asks for ("anything from the same country?") never gives way.
   const kept = new Set(filters.keep ?? []);
