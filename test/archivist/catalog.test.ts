@@ -43,7 +43,9 @@ describe('archivist catalog.json', () => {
       if (others !== undefined) {
         expect(Array.isArray(others) && others.length > 0, book.id).toBe(true);
         for (const other of others as unknown[]) {
-          expect(typeof other === 'string' && other.trim() !== '' && other !== book.title, book.id).toBe(true);
+          expect(typeof other === 'string' && other.trim() !== '' && other !== book.title, book.id).toBe(
+            true,
+          );
         }
       }
       // Unknown facts are left out, never empty strings; an audience is one of three.
