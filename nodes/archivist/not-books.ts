@@ -19,6 +19,10 @@ const INJECTION: readonly RegExp[] = [
   /^\s*(?:system|assistant|developer|admin)\s*[:>]/im,
   /\bthe (?:catalog(?:ue)?|database) (?:now )?(?:includes|contains|has been updated|lists)\b/i,
   /\b(?:what|which) (?:model|llm|language model|ai) (?:are you|is this)\b/i,
+  /\b(?:i(?:'ve| have)|we(?:'ve| have)|has been|have been|was|were) (?:just )?added (?:to )?(?:the|your) (?:catalog(?:ue)?|database|library|list)\b/i,
+  /\bis now (?:in|part of|listed in) (?:the|your) (?:catalog(?:ue)?|database|library)\b/i,
+  /\bas (?:the|your) (?:developer|admin(?:istrator)?|owner|creator|operator)\b/i,
+  /\b(?:admin mode|sudo mode|god mode|maintenance mode)\b/i,
 ];
 
 // Something to be written or computed: code, a text, a sum.

@@ -37,6 +37,8 @@ export interface Reading {
 const LEAD =
   /^(?:(?:can|could) you |please |so |and |ok |hi |hello )*(?:(?:tell me (?:more )?about|describe|what(?:'s| is) (?:the book )?|do you (?:have|hold|carry)(?: a copy of)?|have you got|is there|are there|is|are|i(?:'m| am) looking for|looking for|find(?: me)?|search for|show me|what about|anything|something|any|some|all(?: of)?(?: the)?|every|everything|list(?: all| every)?(?: of)?(?: the)?|the book|the novel|a book called|books? called)\s+)+/i;
 const TRAIL = /\s*(?:in (?:the|your|this) (?:catalog(?:ue)?|collection|library)|please|at all)?\s*[?.!]*$/i;
+/** A title asked for by name has at most this many words; a longer phrase is no title to repeat back. */
+const EXPLICIT_WORDS = 8;
 /** A request for one book by its name: what follows is a title, whatever its case. */
 const EXPLICIT =
   /^(?:(?:hi|hello|hey|please|so|and|ok)[,!]?\s+)*(?:do you (?:have|hold|carry|stock)|have you got|is there a (?:book|novel) called|i(?:'m| am) looking for (?:the|a) (?:book|novel) (?:called )?|does the (?:library|catalog(?:ue)?|collection) (?:have|hold))\s+(?:the |a |an )?(?!any\b|some\b|anything\b|something\b|books?\b|novels?\b)/i;
@@ -397,6 +399,7 @@ export function readQuestion(
   if (
     EXPLICIT.test(rest) &&
     phrase !== '' &&
+    phrase.split(/\s+/).length <= EXPLICIT_WORDS &&
     frame.by === undefined &&
     catalog.subjectsIn(phrase).length === 0
   ) {
