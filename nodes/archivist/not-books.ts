@@ -41,6 +41,9 @@ const WRITING: readonly RegExp[] = [
   /\b(?:write|compose|draft|rewrite|proofread|edit|translate|summari[sz]e)\b (?:me |us |for me )?(?:a |an |my |this |the following |some )?(?:poem|haiku|sonnet|limerick|essay|story|short story|letter|cover letter|email|e-mail|speech|tweet|post|song|lyrics|joke|text|paragraph|sentence|report|resume|cv|homework)\b/i,
   /\b(?:what(?:'s| is) the (?:weather|time|date)|what (?:is|'s) \d+\s*(?:[-+*/x×]|plus|minus|times|divided by)\s*\d+|solve (?:this|the) (?:equation|problem))\b/i,
 ];
+// A text to work on, asked for first thing: "translate this into Spanish: I love books" is no question about books.
+const WORK_ON_TEXT =
+  /^\s*(?:please\s+|can you\s+|could you\s+)?(?:translate|proofread|rewrite|paraphrase|summari[sz]e|spell-?check|correct)\b(?!\s+(?:books?|novels?)\b)/i;
 // A request for books: what a book-related request looks like even when it mentions code or writing.
 const ASKS_FOR_BOOKS =
   /\b(?:recommend|suggest|books?|novels?|reading list|something to read|what (?:should|can) i read|authors?|memoirs?)\b/i;
@@ -55,6 +58,7 @@ const ASKS_FOR_BOOKS =
  */
 export function declinedOf(question: string): Declined | undefined {
   if (INJECTION.some((p) => p.test(question))) return 'injection';
+  if (WORK_ON_TEXT.test(question)) return 'writing';
   const books = ASKS_FOR_BOOKS.test(question.replace(/\b(?:a |the )?list of books\b/gi, ' a list '));
   if (CODE.some((p) => p.test(question)) && !books) return 'code';
   if (WRITING.some((p) => p.test(question)) && !books) return 'writing';

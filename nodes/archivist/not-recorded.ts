@@ -21,7 +21,7 @@ const RULES: readonly (NotRecorded & { readonly pattern: RegExp })[] = [
     what: "an author's gender",
     hard: true,
     pattern: new RegExp(
-      String.raw`\b(?:by|from|written by|authored by)\s+(?:an?\s+)?(?:women|woman|female|females|male|males|men|man|lady|ladies)\b|\b(?:female|women|woman|male|men|lady|ladies)\s+${KINDS_OF_AUTHOR}\b`,
+      String.raw`\b(?:by|from|written by|authored by)\s+(?:an?\s+)?(?:[a-z-]+\s+)?(?:women|woman|female|females|male|males|men|man|lady|ladies)\b|\b(?:female|women|woman|male|men|lady|ladies)\s+${KINDS_OF_AUTHOR}\b`,
       'i',
     ),
   },

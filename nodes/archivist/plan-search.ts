@@ -9,6 +9,7 @@ import { type Reading, readQuestion } from './reading.ts';
 import { refined } from './request.ts';
 import { classifyByRules, keywordsOf } from './rules.ts';
 import { type ArchivistServices, type AskData, nodeIri, type SearchFilters } from './services.ts';
+import { formAsked } from './similarity.ts';
 import { sameWord } from './text-match.ts';
 import { compareTitles } from './title-order.ts';
 import { topicFilters, topicOf } from './topics.ts';
@@ -205,6 +206,7 @@ export function planSearch(
   }
   if (strategies.length === 0) strategies.push({ strategy: 'fulltext', query: question });
 
+  const form = formAsked(question);
   const followUp = c.shorter || c.longer || (c.author !== undefined && c.author === memory?.author);
   if (c.intent === 'recommend' && followUp && previous) exclude.push(previous.id);
   const reference = like ?? (c.intent === 'recommend' && followUp ? previous : undefined);
@@ -222,6 +224,7 @@ export function planSearch(
     ...topic,
     ...(c.intent === 'recommend' && !author ? { perAuthor: PER_AUTHOR } : {}),
     ...(unrecorded ? { unrecorded } : {}),
+    ...(form && !like ? { form } : {}),
     ...limits,
   };
   const keep = keptLimits(follow);

@@ -46,7 +46,7 @@ const CALLED = /\b(?:called|titled|entitled|named)\s+["“]?([^"”]+?)["”]?$/
 const BY = /(?:^|\s)(?:written )?by\s+(.+)$/i;
 /** Words that say the question is about a series rather than one book. */
 const SERIES_WORDS =
-  /\b(books|novels|stories|series|trilogy|saga|sequence|cycle|in order|reading order|(?:what|which) order)\b/i;
+  /\b(books|novels|stories|series|trilogy|saga|sequence|cycle|in order|reading order|(?:what|which) order|(?:a|an|one|which|what) \w+(?: \w+)? (?:book|novel) to (?:start|begin) with)\b/i;
 const GENERIC_TAIL =
   /(?:\s+(?:books?|novels?|stories|plays|poems|works|series|trilogy|saga|in (?:reading |publication )?order))+$/i;
 /** A phrase of at most this many words may be a lower-case name. */

@@ -1,5 +1,6 @@
 import { type Catalog, normalise } from './catalog.ts';
 import type { SearchFilters } from './services.ts';
+import { fitsForm } from './similarity.ts';
 import { compareTitles } from './title-order.ts';
 import { coverage, titleNames } from './topics.ts';
 import type { Book, Candidate } from './types.ts';
@@ -100,6 +101,7 @@ export function shortlistOf(
     .map((c) => ({
       c,
       covered: coverage(c, filters).covered,
+      fits: filters.form === undefined || fitsForm(c, filters.form) ? 1 : 0,
       titled: titleNames(c, filters),
       usual: like || !special.some((s) => c.subjects.includes(s)) ? 1 : 0,
       value: c.score / top,
@@ -107,6 +109,7 @@ export function shortlistOf(
     .sort(
       (a, b) =>
         b.covered - a.covered ||
+        b.fits - a.fits ||
         b.titled - a.titled ||
         b.usual - a.usual ||
         b.value - a.value ||
@@ -118,7 +121,9 @@ export function shortlistOf(
   const whole = asked.length + (filters.themes ?? []).length + (filters.terms ?? []).length;
   const most = Math.max(0, ...ordered.map((o) => o.covered));
   const least = most === whole && whole > 0 ? whole : 1;
-  const onTopic = most > 0 ? ordered.filter((o) => o.covered >= least) : ordered;
+  const topical = most > 0 ? ordered.filter((o) => o.covered >= least) : ordered;
+  // "Short novels about loneliness": novels, when there are any about it.
+  const onTopic = topical.some((o) => o.fits) ? topical.filter((o) => o.fits) : topical;
   const cap = filters.perAuthor ?? Number.POSITIVE_INFINITY;
   const perAuthor = new Map<string, number>();
   const out: Candidate[] = [];

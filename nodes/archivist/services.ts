@@ -38,6 +38,8 @@ export interface SearchFilters {
   readonly like?: string;
   /** At most this many books by the authors of `like` (a "something like X" is not X's sequels). */
   readonly likeAuthorLimit?: number;
+  /** The form the question names ("a novel", "non-fiction"): books of it come first, and alone when any do. */
+  readonly form?: 'fiction' | 'non-fiction';
   /** Catalog subjects the question asks for: books having all of them come first. */
   readonly subjects?: readonly string[];
   /** Themes the question asks about ("grief"): met by a book of one of their subjects, or speaking of them. */

@@ -107,3 +107,22 @@ export function similarity(book: BookProfile, reference: BookProfile, catalog: C
   const years = Math.abs(book.year - reference.year);
   return score * (1 - PERIOD_SHARE + PERIOD_SHARE * Math.exp(-years / PERIOD_YEARS));
 }
+
+/**
+ * The form a question asks for by name: "a novel", "fiction", "short stories" ask for fiction; "non-fiction",
+ * "a true story" for non-fiction; undefined when it names none.
+ * @example
+ * formAsked('short novels about loneliness') // 'fiction'
+ */
+export function formAsked(question: string): 'fiction' | 'non-fiction' | undefined {
+  if (/\b(?:non-?fiction|true stor(?:y|ies)|a history of|history books?)\b/i.test(question))
+    return 'non-fiction';
+  if (/\b(?:novels?|novellas?|fiction|a story|stories)\b/i.test(question)) return 'fiction';
+  return undefined;
+}
+
+/** Whether `book` is of the form asked: fiction takes novels and stories, non-fiction any work of it. */
+export function fitsForm(book: Pick<Book, 'subjects'>, form: 'fiction' | 'non-fiction'): boolean {
+  const own = formOf(book);
+  return form === 'fiction' ? own === 'fiction' || own === 'short stories' : own === 'non-fiction';
+}

@@ -25,7 +25,7 @@ export interface Topic {
 
 // The words that introduce a topic, and what follows them.
 const TOPIC =
-  /\b(?:about|regarding|concerning|featuring|involving|dealing with|deals? with|exploring|explores?|on the (?:subject|topic) of|(?:books?|novels?|stor(?:y|ies)|something|anything|reading|a memoir|a history) (?:on|with))\s+(.+)$/i;
+  /\b(?:about|regarding|concerning|featuring|involving|dealing with|deals? with|exploring|explores?|set (?:in|during|among)|taking place in|on the (?:subject|topic) of|(?:books?|novels?|stor(?:y|ies)|something|anything|reading|a memoir|a history) (?:on|with))\s+(.+)$/i;
 // Where the topic phrase ends: punctuation, a limit, an audience, an author, another clause.
 const TOPIC_END =
   /\s*(?:[,;.!?()]|\b(?:under|over|less than|more than|fewer than|at least|at most|before|after|since|between|from the|in the (?:\d|last|past)|published|written|by|for (?:a|an|my|our|the|kids|children|teens|adults|young)|not|but|except|that (?:is|are|isn't|aren't)|which|who|set in|shorter|longer|please|preferably|ideally|if possible|in (?:french|german|spanish|russian|italian|japanese|english|translation))\b).*$/i;
@@ -37,8 +37,14 @@ const PLAIN = new Set(
     'anything things thing good great best interesting real people person someone somebody life lives ' +
     'world time times way ways really very quite about also more most other others one ones two first ' +
     'new old young little big small long short whole own just like such much many well ' +
-    'them they it its him her us we you me there where who whose them'
+    'them they it its him her us we you me there where who whose system systems becomes become'
   ).split(' '),
+);
+/** Words that describe the word of a topic after them rather than name one of their own. */
+const DESCRIBING = new Set(
+  'ancient medieval victorian modern contemporary early late classical famous dark strange lonely brave poor rich rural urban'.split(
+    ' ',
+  ),
 );
 /** Kinds of book a catalog of literature holds none of, named for what they are. */
 const NO_SUCH_KIND: readonly (readonly [RegExp, string])[] = [
@@ -63,7 +69,9 @@ function vocabularyOf(catalog: Catalog): ReadonlySet<string> {
 
 /** The forms of a word a book may use for it: "dogs" for "dog", "whale" for "whales". */
 export function wordForms(word: string): string[] {
-  const forms = [word, `${word}s`, `${word}es`];
+  // "Rome" is spoken of as "Roman", "Italy" as "Italian".
+  const people = word.endsWith('e') || word.endsWith('y') ? `${word.slice(0, -1)}an` : `${word}an`;
+  const forms = [word, `${word}s`, `${word}es`, people, `${word.slice(0, -1)}ian`, `${word}ness`];
   if (word.endsWith('ies')) forms.push(`${word.slice(0, -3)}y`);
   else if (word.endsWith('es')) forms.push(word.slice(0, -2), word.slice(0, -1));
   else if (word.endsWith('s') && !word.endsWith('ss')) forms.push(word.slice(0, -1));
@@ -107,9 +115,10 @@ export function topicOf(question: string, catalog: Catalog): Topic | undefined {
   const names = new Set(catalog.authorsIn(phrase).flatMap((a) => normalise(a).split(' ')));
   // "Noah's ark": a possessive names the same word as the name alone.
   const { subjects, themes, rest } = catalog.subjectMatches(phrase.replace(/['’]s\b/g, ''));
-  const left = rest
-    .split(' ')
-    .filter((w) => w.length > 2 && !PLAIN.has(w) && !names.has(w) && !/^\d+$/.test(w));
+  const words = rest.split(' ');
+  const kept = (w: string) => w.length > 2 && !PLAIN.has(w) && !names.has(w) && !/^\d+$/.test(w);
+  // "ancient Rome", "medieval monks": a describing word before a word of the topic narrows it, it is not one.
+  const left = words.filter((w, at) => kept(w) && !(DESCRIBING.has(w) && kept(words[at + 1] ?? '')));
   if (subjects.length === 0 && themes.length === 0 && left.length === 0) return undefined;
   const known = knownIn(catalog);
   const topic = themed(phrase, themes, catalog);

@@ -34,10 +34,18 @@ export function leavesUnmet(shortlist: readonly Book[], filters: SearchFilters):
   if (filters.list !== undefined && filters.list.length === 0) return false;
   if (shortlist.length === 0) return true;
   if (filters.anchor !== undefined) return false;
-  return !shortlist.some((b) => {
-    const { covered, whole } = coverage(b, filters);
-    return covered === whole;
-  });
+  // Subjects and themes are what a book is, and must all be met; words of the topic ("an old man alone at
+  // sea") are met enough by a book that speaks of some of them.
+  const { terms, ...named } = filters;
+  const speaks =
+    terms === undefined || terms.length === 0 || shortlist.some((b) => coverage(b, { terms }).covered > 0);
+  return (
+    !speaks ||
+    !shortlist.some((b) => {
+      const { covered, whole } = coverage(b, named);
+      return covered === whole;
+    })
+  );
 }
 
 /** Books the question's limits give, with some let go, and the unmet note. */

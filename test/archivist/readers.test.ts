@@ -84,6 +84,13 @@ describe('constraints no book meets together', () => {
     for (const b of answer.books) expect(b.subjects).toContain('dystopia');
   });
 
+  it('a novel asked for is a novel, and a place is found in its people\'s word ("Rome", "Roman")', async () => {
+    const lonely = await ask('short novels about loneliness');
+    for (const b of lonely.books)
+      expect(b.subjects.some((s) => ['memoir', 'essays'].includes(s))).toBe(false);
+    expect(ids(await ask('a historical novel set in ancient Rome'))[0]).toBe('i-claudius');
+  });
+
   it('a topic no book mentions is said so, with no list beside it', async () => {
     const answer = await ask('any books about chess?');
     expect(answer.text).toMatch(/holds no books about chess/);
