@@ -61,6 +61,23 @@ const MISS_PATTERNS: readonly RegExp[] = [
   /\bno (?:book|books|title|titles|work|works|author) (?:by|called|named|titled|of|matching|that)\b[^.]*\b(?:catalog|catalogue|collection)\b/i,
 ];
 
+// Phrases that decline a request plainly and say what the Archivist is for.
+const REFUSAL_PATTERNS: readonly RegExp[] = [
+  /\b(?:I can only|I only) (?:help|answer|talk)\b/i,
+  /\b(?:can(?:not|'t|’t)|won(?:'|’)t|will not|do not|don't|don’t) (?:help with|write|share|reveal|show|print|follow|change)\b/i,
+  /\bnot (?:something I can|a question about books|about books)\b/i,
+];
+
+/** Whether `text` declines the request plainly (see {@link REFUSAL_PATTERNS}). */
+export function saysRefusal(text: string): boolean {
+  return REFUSAL_PATTERNS.some((p) => p.test(text));
+}
+
+/** Whether `text` asks the reader what they mean: a question sentence addressed to them. */
+export function asksReader(text: string): boolean {
+  return /\b(?:which|what|who|tell me|do you mean|could you|can you)\b[^.!?]*\?/i.test(text);
+}
+
 /** Whether `text` says that the catalog does not hold what was asked. */
 export function saysMiss(text: string): boolean {
   return MISS_PATTERNS.some((p) => p.test(text));

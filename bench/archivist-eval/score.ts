@@ -2,12 +2,12 @@
  * Scoring of the evaluation: pure functions from an expectation and the answers read to the checks that hold
  * or fail, each failure with a one-line reason.
  */
-import type { EvalBook, ReadAnswer } from './answer.ts';
+import { asksReader, type EvalBook, type ReadAnswer, saysRefusal } from './answer.ts';
 import type { EvalQuestion, EveryBook, Expectation } from './set.ts';
 
-/** One check of one turn. */
+/** One check of one turn: an expectation's, or `grounded`, which fails every turn that quotes an invented title. */
 export interface CheckResult {
-  readonly check: keyof Expectation;
+  readonly check: keyof Expectation | 'grounded';
   readonly ok: boolean;
   /** Why it failed; empty when it held. */
   readonly reason: string;
@@ -55,8 +55,12 @@ export function checkTurn(
 ): CheckResult[] {
   const shown = answer.books;
   const results: CheckResult[] = [];
-  const add = (check: keyof Expectation, reason: string | undefined) =>
+  const add = (check: CheckResult['check'], reason: string | undefined) =>
     results.push({ check, ok: reason === undefined, reason: reason ?? '' });
+  // A quoted title the catalog does not hold is an invented book, whatever else the answer gets right.
+  if (answer.unknownQuotes.length > 0) {
+    add('grounded', `quotes "${answer.unknownQuotes[0]}", which is no catalog title`);
+  }
   if (expect.first !== undefined) {
     add(
       'first',
@@ -123,6 +127,28 @@ export function checkTurn(
       wanted !== undefined && shown[0] === wanted
         ? undefined
         : `first book is ${shown[0] ?? 'none'}, not book ${expect.firstFromPrevious} of the previous answer (${wanted ?? 'none'})`,
+    );
+  }
+  if (expect.says) {
+    const missing = expect.says.filter((p) => !new RegExp(p, 'i').test(answer.text));
+    add('says', missing.length === 0 ? undefined : `does not say /${missing[0]}/`);
+  }
+  if (expect.saysNot) {
+    const found = expect.saysNot.filter((p) => new RegExp(p, 'i').test(answer.text));
+    add('saysNot', found.length === 0 ? undefined : `says /${found[0]}/`);
+  }
+  if (expect.refuses !== undefined) {
+    const refused = shown.length === 0 && saysRefusal(answer.text);
+    const reason = expect.refuses
+      ? `does not decline plainly (${shown.length} books presented)`
+      : 'declines a question about books';
+    add('refuses', refused === expect.refuses ? undefined : reason);
+  }
+  if (expect.asksBack !== undefined) {
+    const asked = shown.length === 0 && asksReader(answer.text);
+    add(
+      'asksBack',
+      asked === expect.asksBack ? undefined : expect.asksBack ? 'does not ask back' : 'asks back',
     );
   }
   if (expect.noRepeats) {

@@ -21,6 +21,12 @@ export const EVAL_CLASSES = [
   'constraints',
   'author-books',
   'follow-ups',
+  'similar',
+  'unmet-constraints',
+  'series-order',
+  'not-books',
+  'long-and-scripts',
+  'conversations',
 ] as const;
 
 /** One class of questions. */
@@ -50,6 +56,10 @@ export interface Expectation {
   readonly miss?: boolean;
   readonly firstFromPrevious?: number;
   readonly noRepeats?: true;
+  readonly says?: readonly string[];
+  readonly saysNot?: readonly string[];
+  readonly refuses?: boolean;
+  readonly asksBack?: boolean;
 }
 
 /** One thing the reader types, and what its answer must hold. */

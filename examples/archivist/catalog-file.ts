@@ -14,6 +14,8 @@ function isBook(value: unknown): value is Book {
     b !== null &&
     typeof b.id === 'string' &&
     typeof b.title === 'string' &&
+    (b.otherTitles === undefined ||
+      (Array.isArray(b.otherTitles) && b.otherTitles.every((t) => typeof t === 'string'))) &&
     Array.isArray(b.authors) &&
     typeof b.year === 'number' &&
     typeof b.pages === 'number' &&
@@ -47,7 +49,7 @@ async function load(path: string): Promise<Catalog> {
   if (!Array.isArray(books) || !books.every(isBook)) {
     throw new SwitchyardError(
       'E_INPUT',
-      `the catalog ${path} must be an array of { id, title, authors[], year, pages, subjects[], description }`,
+      `the catalog ${path} must be an array of { id, title, authors[], year, pages, subjects[], description }, with optional otherTitles[], series, seriesNumber, language, country and audience`,
     );
   }
   const hash = catalogHash(text);

@@ -87,8 +87,9 @@ export async function runChat(session: Session, io: ArchivistEnv, options: ChatO
         io.err('archivist: answer cancelled; ask again, or another question');
         return;
       }
-      if (options.trace) io.out(traceLines(outcome.events).join('\n'));
-      if (options.trace && outcome.runId) io.out(`  run ${outcome.runId}`);
+      // The trace goes to standard error, so standard output holds the conversation alone.
+      if (options.trace) io.err(traceLines(outcome.events).join('\n'));
+      if (options.trace && outcome.runId) io.err(`  run ${outcome.runId}`);
       if (outcome.answer === '') {
         io.err(`archivist: that question was not answered (its run ended ${outcome.status}); ask again`);
         return;

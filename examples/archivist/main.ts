@@ -5,7 +5,6 @@ import { EVENTS_HELP, JSON_HELP, NO_STORE_HELP } from '../../src/cli/option-help
 import { assertWritable, writeOutput } from '../../src/cli/output.ts';
 import { refusalLine, usageLine } from '../../src/cli/refusal.ts';
 import { NOT_STDIO, refuseDashOptions } from '../../src/cli/stdio.ts';
-import { STORE_OPTION_HELP } from '../../src/cli/store-option.ts';
 import { isSwitchyardError, SwitchyardError } from '../../src/errors.ts';
 import { formatOfPath } from '../../src/render/output-format.ts';
 import { VERSION } from '../../src/version.ts';
@@ -15,7 +14,7 @@ import { LLMS } from './model-options.ts';
 import { waitNotice } from './provider-notices.ts';
 import { questionProblem } from './question.ts';
 import { openSession, type Session, type SessionOptions } from './session.ts';
-import { assertStoreExists, storePathFor } from './store.ts';
+import { assertStoreExists, runsShowCommand, storePathFor } from './store.ts';
 import { traceLines } from './trace.ts';
 
 interface CommonFlags {
@@ -86,7 +85,10 @@ function addCommonOptions(command: Command): Command {
     .option('--seed <n>', 'seed of the fault injection and back-off jitter', '1')
     .option('--catalog <file>', 'the catalog JSON file (default the bundled one)')
     .option('--trace', 'print the path the run took: placements, retries, salvages')
-    .option('--store <path>', `${STORE_OPTION_HELP}; switchyard runs show <run-id> explains an answer`)
+    .option(
+      '--store <path>',
+      'the run store file (default $ARCHIVIST_STORE, $SWITCHYARD_STORE, else runs.db in $XDG_DATA_HOME/archivist or ~/.local/share/archivist); switchyard runs show <run-id> --store <path> explains an answer',
+    )
     .option('--no-store', NO_STORE_HELP);
 }
 
@@ -99,10 +101,29 @@ async function withSession<T>(session: Session, use: (session: Session) => Promi
   }
 }
 
-/** The `--json` result; `refused` holds the provider's refusal lines when the answer came without the model. */
-function jsonOf(question: string, model: string, outcome: AskOutcome, refused: readonly string[]): string {
+/**
+ * The `--json` result; `refused` holds the provider's refusal lines when the answer came without the model,
+ * `trace` the trace's lines under `--trace`.
+ */
+function jsonOf(
+  question: string,
+  model: string,
+  outcome: AskOutcome,
+  refused: readonly string[],
+  trace: readonly string[] | undefined,
+): string {
   const { events: _events, memory: _memory, ...rest } = outcome;
-  return JSON.stringify({ question, model, ...rest, ...(refused.length > 0 ? { refused } : {}) }, null, 2);
+  return JSON.stringify(
+    {
+      question,
+      model,
+      ...rest,
+      ...(refused.length > 0 ? { refused } : {}),
+      ...(trace === undefined ? {} : { trace: trace.map((line) => line.trim()) }),
+    },
+    null,
+    2,
+  );
 }
 
 async function ask(words: readonly string[], flags: AskFlags, io: ArchivistEnv): Promise<number> {
@@ -128,15 +149,17 @@ async function ask(words: readonly string[], flags: AskFlags, io: ArchivistEnv):
     }),
   );
   for (const line of refusals) io.err(line);
+  // The trace goes to standard error (or into the JSON), so standard output holds the answer alone.
+  const trace = flags.trace ? traceLines(outcome.events) : undefined;
+  if (trace !== undefined && !flags.json) io.err(['Trace:', ...trace].join('\n'));
   if (flags.trace && outcome.runId && session.store) {
     io.err(
-      `archivist: run ${outcome.runId} is recorded in ${session.store.shown}: switchyard runs show ${outcome.runId} explains the answer`,
+      `archivist: run ${outcome.runId} is recorded in ${session.store.shown}: ${runsShowCommand(outcome.runId, session.store.shown)} explains the answer`,
     );
   }
   if (flags.json) {
-    io.out(jsonOf(question, session.model.name, outcome, refusals));
+    io.out(jsonOf(question, session.model.name, outcome, refusals, trace));
   } else {
-    if (flags.trace) io.out(['Trace:', ...traceLines(outcome.events), ''].join('\n'));
     io.out(outcome.answer);
   }
   if (flags.events !== undefined) {
@@ -146,7 +169,7 @@ async function ask(words: readonly string[], flags: AskFlags, io: ArchivistEnv):
   if (flags.render !== undefined) {
     // Drawing loads the renderer, which a plain question does not need.
     const { renderRun } = await import('./render.ts');
-    await renderRun(flags.render, outcome.events, io.cwd);
+    await renderRun(flags.render, outcome.events, io.cwd, io.env);
   }
   if (outcome.status !== 'completed') return EXIT_PROBLEM;
   return refusals.length > 0 ? EXIT_MODEL_REFUSED : 0;

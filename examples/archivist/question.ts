@@ -1,5 +1,8 @@
-/** The longest question the Archivist takes, in characters: a question, not a pasted document. */
-export const MAX_QUESTION_CHARS = 2000;
+/**
+ * The longest message the Archivist takes, in characters: a long message is read for the request in it, but
+ * a pasted book is not a message.
+ */
+export const MAX_QUESTION_CHARS = 50_000;
 
 /** Why a question is refused before any run (too long), as one line; undefined when it is fine. */
 export function questionProblem(question: string): string | undefined {

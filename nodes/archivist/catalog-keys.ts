@@ -4,6 +4,7 @@
  * and stored with the full-text index instead of at every start.
  */
 import { normalise } from './normalise.ts';
+import { isCyrillic, latinOf } from './scripts.ts';
 import { spellings, withoutArticles } from './text-match.ts';
 import type { Book } from './types.ts';
 
@@ -11,8 +12,13 @@ import type { Book } from './types.ts';
 export interface CatalogKeys {
   /** The normalised title of each book. */
   readonly titles: readonly string[];
-  /** The spellings of each book's title and of its part before a colon, without articles, whole title first. */
+  /**
+   * The spellings of each book's title and of its part before a colon, without articles, whole title first,
+   * then those of its other titles.
+   */
   readonly spellings: readonly (readonly string[])[];
+  /** Each book's other titles, normalised, with Cyrillic ones also in Latin letters. */
+  readonly aliases: readonly (readonly string[])[];
   /** Each author by normalised name, also without middle initials ("ursula le guin" for "Ursula K. Le Guin"). */
   readonly authors: readonly (readonly [key: string, author: string])[];
   /** Each subject by normalised name. */
@@ -35,6 +41,7 @@ const PROBE: readonly Book[] = [
 ].map(([title, author, subject], at) => ({
   id: `probe-${at}`,
   title: title as string,
+  otherTitles: ['Война и мир', 'ノルウェイの森', 'Das Schloß', 'Stanisław, Mœurs'],
   authors: [author as string],
   year: 2000,
   pages: 100,
@@ -50,10 +57,19 @@ export function probeKeys(): string {
   return probed;
 }
 
-/** The spellings a title is matched by ({@link CatalogKeys.spellings}). */
-export function titleSpellingsOf(title: string): string[] {
+/** The spellings a title is matched by ({@link CatalogKeys.spellings}), other titles after the title's own. */
+export function titleSpellingsOf(title: string, otherTitles: readonly string[] = []): string[] {
   const head = title.split(':')[0] ?? title;
-  return [...new Set([...spellings(title), ...spellings(head)].map(withoutArticles))];
+  const others = aliasesOf(otherTitles).flatMap((alias) => spellings(alias));
+  return [...new Set([...spellings(title), ...spellings(head), ...others].map(withoutArticles))].filter(
+    (key) => key !== '',
+  );
+}
+
+/** Other titles normalised, a Cyrillic one also in Latin letters ("voyna i mir"). */
+export function aliasesOf(otherTitles: readonly string[]): string[] {
+  const keys = otherTitles.map(normalise).filter((key) => key !== '');
+  return [...new Set([...keys, ...keys.filter(isCyrillic).map(latinOf)])];
 }
 
 /**
@@ -83,7 +99,8 @@ function keysOf(books: readonly Book[]): Omit<CatalogKeys, 'probe'> {
   }
   return {
     titles: books.map((book) => normalise(book.title)),
-    spellings: books.map((book) => titleSpellingsOf(book.title)),
+    spellings: books.map((book) => titleSpellingsOf(book.title, book.otherTitles)),
+    aliases: books.map((book) => aliasesOf(book.otherTitles ?? [])),
     authors: [...authors],
     subjects: [...subjects],
   };
@@ -115,6 +132,9 @@ export function fitsCatalog(stored: unknown, count: number): stored is CatalogKe
     Array.isArray(k.spellings) &&
     k.spellings.length === count &&
     k.spellings.every((s) => Array.isArray(s) && s.length > 0 && s.every(isString)) &&
+    Array.isArray(k.aliases) &&
+    k.aliases.length === count &&
+    k.aliases.every((a) => Array.isArray(a) && a.every(isString)) &&
     Array.isArray(k.authors) &&
     k.authors.every(isPair) &&
     Array.isArray(k.subjects) &&

@@ -2,6 +2,7 @@
  * Answers that are catalog facts rather than prose: an honest miss with the closest real matches
  * labelled as such, and the whole list of an author's or a series' books in order.
  */
+import type { MissKnown } from './closest.ts';
 import type { SearchFilters } from './services.ts';
 import { cite } from './templates.ts';
 import type { Book } from './types.ts';
@@ -19,17 +20,44 @@ function list(items: readonly string[]): string {
  * // 'The catalog does not hold Oliver Twist. The closest matches it does hold: …'
  */
 export function factAnswer(filters: SearchFilters | undefined, books: readonly Book[]): string | undefined {
-  if (filters?.missing) {
-    const { name, author } = filters.missing;
-    const lead = author
-      ? `The catalog does not hold any books by ${name}.`
-      : // Unquoted: quotation marks in an answer name catalog books, and this one is not in it.
-        `The catalog does not hold ${name}.`;
-    if (books.length === 0) return lead;
-    return `${lead} The closest matches it does hold are ${list(books.map((b) => cite(b)))}.`;
-  }
+  if (filters?.missing) return missAnswer(filters.missing, books);
   if (filters?.list) return listAnswer(books);
   return undefined;
+}
+
+/** A well-known book as an answer names it: unquoted, since quotation marks name the catalog's own books. */
+function knownBook(book: NonNullable<MissKnown['book']>): string {
+  const when =
+    book.year === undefined
+      ? ', not yet published'
+      : book.year < 0
+        ? ` of ${-book.year} BC`
+        : ` of ${book.year}`;
+  const place =
+    book.series === undefined || book.seriesNumber === undefined
+      ? ''
+      : `, book ${book.seriesNumber} of ${/^the\s/i.test(book.series) ? '' : 'the '}${book.series} series`;
+  return `${book.title}, ${list(book.authors)}'s book${when}${place}`;
+}
+
+/** The honest miss: what the catalog lacks, then the nearest books it holds, said for what they are. */
+function missAnswer(missing: NonNullable<SearchFilters['missing']>, books: readonly Book[]): string {
+  const { name, author, known } = missing;
+  const cited = list(books.map((b) => cite(b)));
+  if (author) {
+    const lead = `The catalog does not hold any books by ${name}.`;
+    if (books.length === 0) return lead;
+    return `${lead} Books it holds that are like ${name}'s: ${cited}.`;
+  }
+  const lead = `The catalog does not hold ${known?.book ? knownBook(known.book) : name}.`;
+  if (books.length === 0) {
+    return known?.book === undefined
+      ? `${lead} I do not know that book, so I cannot tell which of the catalog's books are like it: tell me its author or what it is about.`
+      : lead;
+  }
+  if (known?.offered === 'like') return `${lead} Books it holds that are like it: ${cited}.`;
+  if (known?.offered === 'related') return `${lead} The nearest books it holds: ${cited}.`;
+  return `${lead} The closest matches it does hold are ${cited}.`;
 }
 
 /**

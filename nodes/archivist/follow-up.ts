@@ -65,7 +65,7 @@ const SAME_COUNTRY = /\bsame (country|nation|place)\b/;
 const SAME_LANGUAGE = /\bsame language\b/;
 const SAME_DECADE = /\bsame (decade|era|period|time)\b/;
 const OTHER_AUTHOR =
-  /\b(different|another|other) (author|writer)\b|\bsomeone else\b|\bnot by (?:him|her|them)\b/;
+  /\b(different|another|other) (authors?|writers?)\b|\b(?:someone|who) else\b|\bnot by (?:him|her|them)\b/;
 const SOMETHING_ELSE =
   /\b(something|anything) else\b|\bnot (?:those|these|them)\b|\bmore like (?:these|those|them)\b|\bother ones\b/;
 const MORE_LIKE = /\bmore like (?:this|that|it)\b|\bsimilar\b|\blike (?:it|this|that)\b/;
@@ -77,6 +77,16 @@ const AGAIN =
 /** An "again" question is short: a longer one asks for something of its own. */
 const AGAIN_WORDS = 7;
 const WHICH_OF = /\bwhich (?:ones?|of (?:them|these|those))\b/;
+
+/** Whether `question` asks for books by someone other than the author of the books discussed. */
+export function asksOtherAuthor(question: string): boolean {
+  return OTHER_AUTHOR.test(normalise(question));
+}
+
+/** Whether `question` asks for books by the author of the books discussed ("by her", "his other books"). */
+export function asksSameAuthor(question: string): boolean {
+  return /\b(same (author|writer)|by (her|him|them)|(her|his|their) other)\b/.test(normalise(question));
+}
 
 function pick(books: readonly Book[], better: (a: Book, b: Book) => boolean): Book | undefined {
   return books.reduce<Book | undefined>(

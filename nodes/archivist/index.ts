@@ -1,4 +1,5 @@
 import type { NodeDefinition } from '../../src/runtime/node.ts';
+import { askBack } from './ask-back.ts';
 import { classify } from './classify.ts';
 import { classifyRules } from './classify-rules.ts';
 import { compose } from './compose.ts';
@@ -27,4 +28,5 @@ export const archivistNodes: readonly NodeDefinition<string, ArchivistServices>[
   respond,
   refuse,
   noMatch,
+  askBack,
 ];

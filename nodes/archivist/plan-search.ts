@@ -1,14 +1,17 @@
 import { defineNode } from '../../src/runtime/node.ts';
 import { type Catalog, normalise } from './catalog.ts';
-import { closestTo } from './closest.ts';
-import { followUpOf } from './follow-up.ts';
-import { meets } from './rank.ts';
-import { readQuestion } from './reading.ts';
+import { asksOtherAuthor, asksSameAuthor, followUpOf } from './follow-up.ts';
+import { likePhraseOf, likeTargetOf } from './like-frame.ts';
+import { byPublication, listOrMiss } from './list-plan.ts';
+import { notRecordedIn } from './not-recorded.ts';
+import { type Reading, readQuestion } from './reading.ts';
+import { refined } from './request.ts';
 import { classifyByRules, keywordsOf } from './rules.ts';
 import { type ArchivistServices, type AskData, nodeIri, type SearchFilters } from './services.ts';
-import { sameWord } from './text-match.ts';
-import { compareTitles } from './title-order.ts';
+import { formAsked } from './similarity.ts';
+import { topicFilters, topicOf } from './topics.ts';
 import type { Book, Classification, Intent, Memory, StrategyPlan } from './types.ts';
+import type { Limit } from './unmet.ts';
 
 /** A short book, when the question asks for one without a previous book to compare with. */
 const SHORT_PAGES = 250;
@@ -58,17 +61,22 @@ export function planSearch(
 ): SearchPlan {
   const strategies: StrategyPlan[] = [];
   const follow = followUpOf(question, memory, catalog);
+  // "books like Sapiens", "I loved Norwegian Wood": the book to find others like, whatever the classifier made of it.
+  const phrase = follow ? undefined : likePhraseOf(question);
+  const likeTarget = phrase === undefined ? undefined : likeTargetOf(phrase, catalog);
+  const liked = likeTarget?.book;
   const titled =
     follow?.book ??
     follow?.like ??
+    liked ??
     (classified.title === undefined ? undefined : bookTitled(classified.title, catalog));
   const reading = readQuestion(question, catalog, titled, year);
   const book = reading.placed ? reading.book : (titled ?? reading.book);
   const unwanted = new Set([...reading.notAuthors, ...(follow?.notAuthors ?? [])]);
   const { author: _asked, ...unnamed } = classified;
-  const c: Classification = {
+  let c: Classification = {
     ...(classified.author !== undefined && unwanted.has(classified.author) ? unnamed : classified),
-    ...(follow?.like ? { intent: 'recommend' as const } : {}),
+    ...(follow?.like || liked ? { intent: 'recommend' as const } : {}),
     ...(follow?.book && classified.intent === 'recommend' ? { intent: 'describe' as const } : {}),
     ...(book ? { title: book.title } : {}),
     ...(classified.author === undefined && reading.author && !unwanted.has(reading.author)
@@ -76,7 +84,7 @@ export function planSearch(
       : {}),
   };
   const notAuthors = [...reading.notAuthors, ...(follow?.notAuthors ?? [])];
-  const limits = {
+  const own = {
     ...(follow?.minYear === undefined ? {} : { minYear: follow.minYear }),
     ...(follow?.maxYear === undefined ? {} : { maxYear: follow.maxYear }),
     ...reading.constraints,
@@ -84,6 +92,39 @@ export function planSearch(
     ...(Object.keys(reading.origin).length > 0 ? { origin: reading.origin } : {}),
     ...(follow?.origin ? { origin: follow.origin } : {}),
   };
+  // A follow-up that only refines the request in force ("something shorter", "older ones", "newer than
+  // that") keeps every constraint of it; one that names something of its own starts a new request.
+  const refining =
+    memory?.request !== undefined &&
+    follow?.book === undefined &&
+    follow?.within === undefined &&
+    !follow?.again &&
+    !namesOwnTopic(question, classified, reading, liked, catalog) &&
+    (follow?.like !== undefined ||
+      classified.shorter ||
+      classified.longer ||
+      asksSameAuthor(question) ||
+      Object.keys(own).length > 0);
+  const started = memory?.anchor === undefined ? undefined : catalog.get(memory.anchor);
+  const current = memory?.bookId === undefined ? undefined : catalog.get(memory.bookId);
+  const limits: Partial<SearchFilters> = refining
+    ? refined(memory, { limits: own, otherAuthor: asksOtherAuthor(question) }, [started, current])
+    : own;
+  if (refining && limits.author !== undefined && c.author === undefined) c = { ...c, author: limits.author };
+  // "newer than that" after an author's books: that author's books, narrowed; the list is not a recommendation.
+  if (refining && limits.author !== undefined && limits.like === undefined) {
+    const { author: whose, ...narrowing } = limits;
+    const length = {
+      ...(c.shorter && current ? { maxPages: current.pages - 1 } : {}),
+      ...(c.longer && current ? { minPages: current.pages + 1 } : {}),
+    };
+    const list = [...catalog.byAuthor(whose)].sort(byPublication).map((b) => b.id);
+    return {
+      strategies: [{ strategy: 'author', query: whose }],
+      filters: { exclude: [], list, ...narrowing, ...length, narrowed: true },
+      intent: 'find',
+    };
+  }
   if (follow?.within) {
     return {
       strategies: [{ strategy: 'title', query: question }],
@@ -103,14 +144,47 @@ export function planSearch(
     onlyRefers(question)
   )
     return { strategies: [{ strategy: 'title', query: question }], filters: { exclude: [], list: [] } };
+  // "a book by a woman": what the catalog does not record picks no books; "award-winning fantasy" is said so.
+  const found = notRecordedIn(question);
+  // "Booker Prize winners" asks for nothing else: no list can stand in for what the catalog lacks.
+  const alone = found !== undefined && !titled && reading.author === undefined && c.subjects.length === 0;
+  const unrecorded = found && alone ? { ...found, hard: true } : found;
+  if (unrecorded?.hard) {
+    return {
+      strategies: [{ strategy: 'fulltext', query: question }],
+      filters: { exclude: [], list: [], unrecorded },
+    };
+  }
+  const asked = [...new Set(c.subjects.flatMap((s) => catalog.subjectsIn(s)))];
+  // "a book about Noah's ark", "a cookbook": what no book of the catalog is about, said before anything else.
+  const about =
+    follow?.book || follow?.like || liked ? {} : topicFilters(question, reading.rest, asked, catalog);
+  if (about.none) {
+    const { none: _none, ...lacking } = about;
+    return {
+      strategies: [{ strategy: 'fulltext', query: question }],
+      filters: { exclude: [], list: [], ...lacking, ...limits },
+    };
+  }
   const special = follow ? undefined : listOrMiss(question, c, reading, memory, catalog, limits);
-  if (special) return special;
+  if (special) return unrecorded ? { ...special, filters: { ...special.filters, unrecorded } } : special;
   const previous = memory?.bookId === undefined ? undefined : catalog.get(memory.bookId);
   // "Something like X" searches X's neighbours; a named book otherwise is the answer itself.
   const like = c.intent === 'recommend' ? book : undefined;
   const anchor = c.intent === 'recommend' ? undefined : book;
-  const exclude: string[] = [...(like ? [like.id] : []), ...(follow?.exclude ?? []), ...reading.notBooks];
-  const asked = [...new Set(c.subjects.flatMap((s) => catalog.subjectsIn(s)))];
+  const exclude: string[] = [
+    ...(like ? [like.id] : []),
+    // The book the reader started from is never offered back while the request it began is in force, nor
+    // a book already shown in the conversation.
+    ...(refining && started ? [started.id] : []),
+    ...(refining ? (memory?.shown ?? []) : []),
+    // "books like Harry Potter": none of the series' own books.
+    ...(likeTarget?.series ?? []).map((b) => b.id),
+    ...(follow?.exclude ?? []),
+    ...reading.notBooks,
+  ];
+  // "short books about grief": the topic's subjects, themes and words; a book named is its own topic.
+  const { none: _none, subjects: topical, ...topic } = like || anchor ? { subjects: asked } : about;
 
   if (c.title !== undefined && !like) strategies.push({ strategy: 'title', query: c.title });
   if (c.author !== undefined) strategies.push({ strategy: 'author', query: c.author });
@@ -129,6 +203,7 @@ export function planSearch(
   }
   if (strategies.length === 0) strategies.push({ strategy: 'fulltext', query: question });
 
+  const form = formAsked(question);
   const followUp = c.shorter || c.longer || (c.author !== undefined && c.author === memory?.author);
   if (c.intent === 'recommend' && followUp && previous) exclude.push(previous.id);
   const reference = like ?? (c.intent === 'recommend' && followUp ? previous : undefined);
@@ -139,13 +214,50 @@ export function planSearch(
     ...(c.shorter ? { maxPages: (previous?.pages ?? SHORT_PAGES + 1) - 1 } : {}),
     ...(c.longer ? { minPages: (previous?.pages ?? LONG_PAGES - 1) + 1 } : {}),
     ...(anchor ? { anchor: anchor.id } : {}),
+    ...(follow?.book ? { picked: true } : {}),
     ...(reference ? { like: reference.id } : {}),
     ...(like && !author ? { likeAuthorLimit: LIKE_AUTHOR_LIMIT } : {}),
-    ...(asked.length > 0 ? { subjects: asked } : {}),
+    ...(topical !== undefined && topical.length > 0 ? { subjects: topical } : {}),
+    ...topic,
     ...(c.intent === 'recommend' && !author ? { perAuthor: PER_AUTHOR } : {}),
+    ...(unrecorded ? { unrecorded } : {}),
+    ...(form && !like ? { form } : {}),
     ...limits,
   };
-  return { strategies, filters };
+  const keep = keptLimits(follow);
+  return { strategies, filters: keep.length > 0 ? { ...filters, keep } : filters };
+}
+
+/** Whether `question` names a book, an author, a series, a subject or a topic of its own. */
+function namesOwnTopic(
+  question: string,
+  classified: Classification,
+  reading: Reading,
+  liked: Book | undefined,
+  catalog: Catalog,
+): boolean {
+  return (
+    liked !== undefined ||
+    catalog.titlesIn(question).length > 0 ||
+    reading.book !== undefined ||
+    reading.series !== undefined ||
+    reading.missing !== undefined ||
+    (reading.author !== undefined && !asksSameAuthor(question)) ||
+    classified.subjects.length > 0 ||
+    topicOf(reading.rest, catalog) !== undefined
+  );
+}
+
+/**
+ * The limits a follow-up asks for and nothing else that have no near books ("from the same country", "by
+ * a different author"): no book against them is offered as the nearest.
+ */
+function keptLimits(follow: ReturnType<typeof followUpOf>): Limit[] {
+  // A length or a period has books near it, said for what they are; another country or author has none.
+  return [
+    ...(follow?.origin ? ['origin' as const] : []),
+    ...(follow?.notAuthors ? ['notAuthors' as const] : []),
+  ];
 }
 
 /**
@@ -187,99 +299,6 @@ function onlyRefers(question: string): boolean {
   return keywordsOf(question)
     .split(' ')
     .every((w) => w === '' || REFERRING.has(w));
-}
-
-/** Words of a request for an author's whole list: "all the Agatha Christie novels you have, oldest first". */
-const LIST_WORDS = new Set(
-  (
-    'everything all every list catalog catalogue order publication published plays poems stories works did ' +
-    'write writes oldest first newest latest complete titles they them he she her his in anything wrote ' +
-    'written reading hold holds held carry stock library collection available own got'
-  ).split(' '),
-);
-
-/** Whether a question about `author` also names a topic ("Diamond on why societies collapse"). */
-function topical(rest: string, author: string | undefined, catalog: Catalog): boolean {
-  if (author === undefined) return false;
-  const name = new Set(normalise(author).split(' '));
-  const words = vocabularyOf(catalog);
-  // A word no book of the catalog uses ("bibliography", "oeuvre") cannot narrow the list: it only asks for it.
-  const known = (w: string) => words.has(w) || (w.endsWith('s') && words.has(w.slice(0, -1)));
-  return keywordsOf(rest.replace(/['’]s\b/g, ''))
-    .split(' ')
-    .some((w) => w !== '' && !LIST_WORDS.has(w) && known(w) && ![...name].some((n) => sameWord(w, n)));
-}
-
-const vocabularies = new WeakMap<Catalog, ReadonlySet<string>>();
-
-/** Every word of the catalog's titles, subjects and descriptions, normalised. */
-function vocabularyOf(catalog: Catalog): ReadonlySet<string> {
-  let words = vocabularies.get(catalog);
-  if (words === undefined) {
-    words = new Set(
-      catalog.books.flatMap((b) =>
-        normalise(`${b.title} ${b.subjects.join(' ')} ${b.description}`).split(' '),
-      ),
-    );
-    vocabularies.set(catalog, words);
-  }
-  return words;
-}
-
-/** Publication order, series order within a series. */
-function byPublication(a: Book, b: Book): number {
-  if (a.series !== undefined && a.series === b.series) return (a.seriesNumber ?? 0) - (b.seriesNumber ?? 0);
-  return a.year - b.year || compareTitles(a.title, b.title);
-}
-
-/**
- * The plan of a question that asks for a whole list (an author's or a series' books) or names what the
- * catalog does not hold; undefined for every other question.
- */
-function listOrMiss(
-  question: string,
-  c: Classification,
-  reading: ReturnType<typeof readQuestion>,
-  memory: Memory | undefined,
-  catalog: Catalog,
-  limits: Partial<SearchFilters>,
-): SearchPlan | undefined {
-  if (reading.missing) {
-    const { name, author } = reading.missing;
-    const closest = author ? [] : closestTo(name, catalog, reading.author);
-    return {
-      strategies: [{ strategy: 'title', query: name }],
-      filters: { exclude: [], missing: reading.missing, list: closest.map((b) => b.id), ...limits },
-      intent: 'find',
-    };
-  }
-  const series = reading.series;
-  const followUp = c.shorter || c.longer || (memory !== undefined && c.author === memory.author);
-  // "anything by Calvino" asks for the author's books, though it reads like a recommendation.
-  const whole = c.intent !== 'recommend' || /\b(anything|everything|all|every)\b/i.test(question);
-  const author =
-    c.title === undefined &&
-    whole &&
-    c.intent !== 'describe' &&
-    !followUp &&
-    !topical(reading.rest, c.author, catalog)
-      ? c.author
-      : undefined;
-  // "by Walker" names every author of that surname; a first name picks one.
-  const named = author === undefined ? [] : catalog.authorsIn(reading.rest);
-  const authors = named.length > 1 && author !== undefined && named.includes(author) ? named : [author];
-  const books = series
-    ? catalog.books.filter((b) => b.series === series)
-    : authors.flatMap((a) => (a === undefined ? [] : catalog.byAuthor(a)));
-  if (books.length === 0) return undefined;
-  const all = [...new Set([...books].sort(byPublication))];
-  const list = all.filter((b) => !reading.notBooks.includes(b.id)).map((b) => b.id);
-  const narrowed = list.length < all.length || all.some((b) => !meets(b, { exclude: [], ...limits }));
-  return {
-    strategies: [{ strategy: 'title', query: question }],
-    filters: { exclude: [], list, ...limits, ...(narrowed ? { narrowed } : {}) },
-    intent: 'find',
-  };
 }
 
 /** Plans the search: one scatter child per strategy (title, author, subject, full text). */

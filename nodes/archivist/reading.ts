@@ -5,7 +5,9 @@
 import { type Catalog, normalise } from './catalog.ts';
 import { type Constraints, parseConstraints } from './constraints.ts';
 import { type OriginFilter, originOf } from './origin.ts';
-import { sameWord, withoutArticles, wordValue } from './text-match.ts';
+import { GENERIC_TAIL, inSeries, nthOfSeries, seriesNamed } from './series-reading.ts';
+import { sameWord } from './text-match.ts';
+import { titlePattern } from './title-lookup.ts';
 import { matchTitle } from './title-match.ts';
 import type { Book } from './types.ts';
 
@@ -36,16 +38,41 @@ export interface Reading {
 const LEAD =
   /^(?:(?:can|could) you |please |so |and |ok |hi |hello )*(?:(?:tell me (?:more )?about|describe|what(?:'s| is) (?:the book )?|do you (?:have|hold|carry)(?: a copy of)?|have you got|is there|are there|is|are|i(?:'m| am) looking for|looking for|find(?: me)?|search for|show me|what about|anything|something|any|some|all(?: of)?(?: the)?|every|everything|list(?: all| every)?(?: of)?(?: the)?|the book|the novel|a book called|books? called)\s+)+/i;
 const TRAIL = /\s*(?:in (?:the|your|this) (?:catalog(?:ue)?|collection|library)|please|at all)?\s*[?.!]*$/i;
+/** A title asked for by name has at most this many words; a longer phrase is no title to repeat back. */
+const EXPLICIT_WORDS = 8;
+/** A request for one book by its name: what follows is a title, whatever its case. */
+const EXPLICIT =
+  /^(?:(?:hi|hello|hey|please|so|and|ok)[,!]?\s+)*(?:do you (?:have|hold|carry|stock)|have you got|is there a (?:book|novel) called|i(?:'m| am) looking for (?:the|a) (?:book|novel) (?:called )?|does the (?:library|catalog(?:ue)?|collection) (?:have|hold))\s+(?:the |a |an )?(?!any\b|some\b|anything\b|something\b|books?\b|novels?\b)/i;
 const CALLED = /\b(?:called|titled|entitled|named)\s+["“]?([^"”]+?)["”]?$/i;
 const BY = /(?:^|\s)(?:written )?by\s+(.+)$/i;
-/** Words that say the question is about a series rather than one book. */
-const SERIES_WORDS =
-  /\b(books|novels|stories|series|trilogy|saga|sequence|cycle|in order|reading order|(?:what|which) order)\b/i;
-const GENERIC_TAIL =
-  /(?:\s+(?:books?|novels?|stories|plays|poems|works|series|trilogy|saga|in (?:reading |publication )?order))+$/i;
 /** A phrase of at most this many words may be a lower-case name. */
 const BARE_NAME_WORDS = 3;
-const LINKING = new Set(['of', 'and', 'in', 'on', 'to', 'for', 'at', 'the', 'a', 'an', 'with', 'from', '&']);
+const LINKING = new Set([
+  'of',
+  'and',
+  'in',
+  'on',
+  'to',
+  'for',
+  'at',
+  'the',
+  'a',
+  'an',
+  'with',
+  'from',
+  '&',
+  // Particles of names ("John le Carré", "Simone de Beauvoir").
+  'le',
+  'la',
+  'de',
+  'du',
+  'da',
+  'di',
+  'del',
+  'van',
+  'von',
+  'der',
+]);
 
 /**
  * A phrase written as a name or a title: every word but the linking ones capitalised, and two words at
@@ -117,37 +144,6 @@ function nameOnly(phrase: string, catalog: Catalog): string | undefined {
   return other.length <= words.length / 2 ? author : undefined;
 }
 
-function seriesNamed(question: string, catalog: Catalog, named: Book | undefined): string | undefined {
-  // "more books like Dune" asks for others like the book.
-  if (/\b(like|similar)\b/i.test(question)) return undefined;
-  const asked = ` ${withoutArticles(normalise(question))} `;
-  const names = [...new Set(catalog.books.flatMap((b) => (b.series ? [b.series] : [])))];
-  for (const name of names) {
-    const key = withoutArticles(normalise(name));
-    const phrase = withoutArticles(normalise(framesOf(question).phrase.replace(GENERIC_TAIL, '')));
-    // "the Hitchhiker's Guide books": the start of a series name, with words that ask for a series.
-    const start = phrase.includes(' ') && `${key} `.startsWith(`${phrase} `) && SERIES_WORDS.test(question);
-    // "Mantel's Cromwell trilogy": a telling word of the name just before a word that asks for a series.
-    const before = key
-      .split(' ')
-      .some(
-        (w) =>
-          w.length >= 5 &&
-          !SERIES_WORDS.test(w) &&
-          new RegExp(`\\b${w}\\s+${SERIES_WORDS.source}`, 'i').test(asked),
-      );
-    if (!asked.includes(` ${key} `) && !start && !before) continue;
-    // "Harry Potter and the Goblet of Fire" names a book, not the series.
-    if (phrase !== key && !SERIES_WORDS.test(question)) continue;
-    // "Dune" alone is the book; "the Dune books" is the series.
-    const isTitle = catalog.books.some((b) => withoutArticles(normalise(b.title)) === key);
-    if (isTitle && !SERIES_WORDS.test(question)) continue;
-    if (named && named.series !== name && !SERIES_WORDS.test(question)) continue;
-    return name;
-  }
-  return undefined;
-}
-
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -159,60 +155,6 @@ function withoutOrigin(question: string, named: string): string {
   for (const w of normalise(originOf(named).rest).split(' ')) removed.delete(w);
   const words = question.split(/\s+/).filter((w) => !removed.has(normalise(w)));
   return words.join(' ');
-}
-
-/**
- * Whether `phrase` is a series' name followed by more words, in any case ("harry potter and the goblet of
- * fire"): the title of a book of that series, which the catalog would have matched if it held it.
- */
-function inSeries(phrase: string, catalog: Catalog): boolean {
-  const key = normalise(phrase);
-  return catalog.books.some((b) => {
-    if (b.series === undefined) return false;
-    const name = normalise(b.series);
-    const more = key.startsWith(`${name} `) ? key.slice(name.length).trim().split(' ') : [];
-    return more.filter((w) => !LINKING.has(w)).length >= 2;
-  });
-}
-
-const ORDINAL_WORDS: Readonly<Record<string, number>> = {
-  first: 1,
-  second: 2,
-  third: 3,
-  fourth: 4,
-  fifth: 5,
-  sixth: 6,
-  seventh: 7,
-  eighth: 8,
-  ninth: 9,
-  tenth: 10,
-};
-const NTH =
-  /\b(?:(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth)|(\d{1,2})(?:st|nd|rd|th))\b|\b(?:book|volume|part|number|no)\.? (\d{1,2}|one|two|three|four|five|six|seven|eight|nine|ten)\b/i;
-
-/**
- * "the fourth Hunger Games book", "Dune book 2": the book at that place of a series the question names,
- * or, when the catalog does not hold that place, the name of what was asked for.
- */
-function nthOfSeries(
-  question: string,
-  catalog: Catalog,
-): { book?: Book; name: string; placed?: true } | undefined {
-  const m = question.match(NTH);
-  if (!m) return undefined;
-  const word = (m[1] ?? m[2] ?? m[3] ?? '').toLowerCase();
-  const place = ORDINAL_WORDS[word] ?? wordValue(word);
-  if (place === undefined) return undefined;
-  const asked = ` ${withoutArticles(normalise(question))} `;
-  const names = [...new Set(catalog.books.flatMap((b) => (b.series ? [b.series] : [])))];
-  const series = names.find((name) => asked.includes(` ${withoutArticles(normalise(name))} `));
-  if (series === undefined) return undefined;
-  // "the first Harry Potter and the…" names a title that happens to hold an ordinal; only the series is asked.
-  if (catalog.titlesIn(question, { anyCase: true }).some((b) => normalise(b.title).includes(normalise(m[0]))))
-    return undefined;
-  const book = catalog.books.find((b) => b.series === series && b.seriesNumber === place);
-  const called = /^the\s/i.test(series) ? series : `the ${series}`;
-  return book ? { book, name: book.title, placed: true } : { name: `book ${place} of ${called} series` };
 }
 
 /** `phrase` without an author's name at its end, when a title is left before it. */
@@ -236,7 +178,11 @@ function withoutAuthorTail(phrase: string, catalog: Catalog): string {
         .join(' ')
         .replace(/['’]s$/, ''),
     );
-    const head = words.slice(0, -k).join(' ');
+    // "L'Étranger de Camus", "Der Zauberberg von Thomas Mann": the word for "by" in the title's language goes too.
+    const head = words
+      .slice(0, -k)
+      .join(' ')
+      .replace(/\s+(?:de|von|di|par|por|by)$/i, '');
     const isAuthor =
       catalog.surnames.has(tail) || catalog.authorsIn(`by ${tail}`).some((a) => normalise(a) === tail);
     if (isAuthor && matchTitle(head, catalog)) return head;
@@ -294,7 +240,12 @@ export function readQuestion(
     const surname = normalise(author).split(' ').at(-1) ?? '';
     return [escapeRegExp(author), `\\b${escapeRegExp(surname)}\\b`];
   });
-  const named = authorNames.reduce((text, name) => text.replace(new RegExp(name, 'i'), ' '), unlimited);
+  // "I loved Norwegian Wood" names a book, not Norway: the words of titles named are no origin either.
+  const titled = [...new Set([...(titleFound ? [titleFound] : []), ...catalog.titlesIn(unlimited)])];
+  const named = [...authorNames, ...titled.map((b) => titlePattern(b.title))].reduce(
+    (text, name) => text.replace(new RegExp(name, 'iu'), ' '),
+    unlimited,
+  );
   const origin = originOf(named).filter;
   // The origin's words leave the question, the author's name stays.
   const rest = Object.keys(origin).length > 0 ? withoutOrigin(unlimited, named) : unlimited;
@@ -302,16 +253,23 @@ export function readQuestion(
   const nth = nthOfSeries(rest, catalog);
   if (nth?.book) return { ...base, book: nth.book, placed: true };
   if (nth) return { ...base, missing: { name: nth.name, author: false } };
-  const series = seriesNamed(rest, catalog, titleFound);
+  const series = seriesNamed(rest, framesOf(rest).phrase, catalog, titleFound);
   if (series) return { ...base, series };
   const frame = framesOf(rest);
-  const exactAuthor = catalog.authorsIn(rest)[0];
+  // "Kafka on the Shore", "The Martian": a name inside a title named is no author asked for.
+  const untitled = titled.reduce(
+    (text, b) => text.replace(new RegExp(titlePattern(b.title), 'iu'), ' '),
+    rest,
+  );
+  const exactAuthor = catalog.authorsIn(untitled)[0];
   // "Dune Frank Herbert", "the hobbit tolkien": a title followed by its author's name.
   const phrase = withoutAuthorTail(frame.phrase.replace(GENERIC_TAIL, '').trim(), catalog);
   // A question that is nothing but a name may be typed in lower case ("hemmingway").
   const bare = phrase !== '' && phrase.split(/\s+/).length <= BARE_NAME_WORDS;
   const author =
-    exactAuthor ?? fuzzyAuthor(rest, catalog) ?? (bare ? fuzzyAuthor(phrase, catalog, true) : undefined);
+    exactAuthor ??
+    fuzzyAuthor(untitled, catalog) ??
+    (bare && titled.length === 0 ? fuzzyAuthor(phrase, catalog, true) : undefined);
   const book = phrase === '' ? undefined : matchTitle(phrase, catalog);
   // "Brave New World Revisited" holds a catalog title but names another book.
   const longer = titleFound !== undefined && !book && titleLike(phrase, frame, catalog);
@@ -334,6 +292,16 @@ export function readQuestion(
     return { ...base, missing: { name: phrase, author: named }, ...(author ? { author } : {}) };
   }
   if (author) return { ...base, author };
+  // "have you got the silver kettle": a request for one book by name, in any case, names a title.
+  if (
+    EXPLICIT.test(rest) &&
+    phrase !== '' &&
+    phrase.split(/\s+/).length <= EXPLICIT_WORDS &&
+    frame.by === undefined &&
+    catalog.subjectsIn(phrase).length === 0
+  ) {
+    return { ...base, missing: { name: phrase, author: false } };
+  }
   if (frame.by !== undefined && looksLikeName(frame.by.replace(GENERIC_TAIL, ''))) {
     return { ...base, missing: { name: frame.by.replace(GENERIC_TAIL, ''), author: true } };
   }

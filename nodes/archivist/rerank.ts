@@ -1,10 +1,10 @@
 import { type Catalog, normalise } from './catalog.ts';
 import type { SearchFilters } from './services.ts';
+import { fitsForm } from './similarity.ts';
 import { compareTitles } from './title-order.ts';
+import { coverage, titleNames } from './topics.ts';
 import type { Book, Candidate } from './types.ts';
 
-/** How much likeness to the `like` book counts against full-text relevance (both from 0 to 1). */
-export const LIKENESS_WEIGHT = 2;
 /**
  * Subjects of books for young readers and of forms other than the novel: such books come after the
  * others unless the question or the `like` book asks for them (a "funny fantasy" is not a play).
@@ -96,23 +96,34 @@ export function shortlistOf(
   const wanted = new Set([...asked, ...(like?.subjects ?? [])]);
   const special = SPECIAL_KINDS.filter((s) => !wanted.has(s));
   const top = Math.max(0, ...candidates.map((c) => c.score)) || 1;
+  // Books like `like` come scored by their likeness to it, form and readers included (see `similarity`).
   const ordered = candidates
     .map((c) => ({
       c,
-      covered: asked.filter((s) => c.subjects.includes(s)).length,
-      usual: special.some((s) => c.subjects.includes(s)) ? 0 : 1,
-      value: c.score / top + (like ? LIKENESS_WEIGHT * likeness(c, like, catalog) : 0),
+      covered: coverage(c, filters).covered,
+      fits: filters.form === undefined || fitsForm(c, filters.form) ? 1 : 0,
+      titled: titleNames(c, filters),
+      usual: like || !special.some((s) => c.subjects.includes(s)) ? 1 : 0,
+      value: c.score / top,
     }))
     .sort(
       (a, b) =>
         b.covered - a.covered ||
+        b.fits - a.fits ||
+        b.titled - a.titled ||
         b.usual - a.usual ||
         b.value - a.value ||
         compareTitles(a.c.title, b.c.title),
     );
 
-  // A book of none of the asked subjects is no answer to the question: fewer books rather than padding.
-  const onTopic = ordered.some((o) => o.covered > 0) ? ordered.filter((o) => o.covered > 0) : ordered;
+  // A book of none of the asked subjects is no answer to the question: fewer books rather than padding; and
+  // where some books are about all of the topic, those are the answer.
+  const whole = asked.length + (filters.themes ?? []).length + (filters.terms ?? []).length;
+  const most = Math.max(0, ...ordered.map((o) => o.covered));
+  const least = most === whole && whole > 0 ? whole : 1;
+  const topical = most > 0 ? ordered.filter((o) => o.covered >= least) : ordered;
+  // "Short novels about loneliness": novels, when there are any about it.
+  const onTopic = topical.some((o) => o.fits) ? topical.filter((o) => o.fits) : topical;
   const cap = filters.perAuthor ?? Number.POSITIVE_INFINITY;
   const perAuthor = new Map<string, number>();
   const out: Candidate[] = [];

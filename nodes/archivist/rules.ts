@@ -1,7 +1,10 @@
 import { type Catalog, normalise } from './catalog.ts';
 import { parseConstraints } from './constraints.ts';
 import { followUpOf } from './follow-up.ts';
+import { likePhraseOf, likeTargetOf } from './like-frame.ts';
+import { originOf } from './origin.ts';
 import { readQuestion } from './reading.ts';
+import { titlePattern } from './title-lookup.ts';
 import { matchTitle } from './title-match.ts';
 import type { Book, Classification, Intent, Memory } from './types.ts';
 
@@ -10,9 +13,9 @@ const DESCRIBE =
 const RECOMMEND =
   /\b(recommend|suggest|similar|like|something|anything|another|else|other|shorter|longer|next read|should i read|in the mood|loved|enjoyed|liked|adored|what next|read next)\b/;
 const FIND =
-  /\b(find|who wrote|books? by|written by|do you have|search|look(ing)? for|wrote|author of|which books?|list)\b/;
+  /\b(find|who wrote|books? by|written by|do you (have|hold|carry|stock)|have you got|got any|search|look(ing)? for|wrote|author of|which books?|list)\b/;
 const BOOKISH =
-  /\b(books?|novels?|read|reading|authors?|writers?|story|stories|fiction|library|catalog(ue)?|titles?|plays?|poems?|poetry|memoirs?|essays?|biograph(y|ies)|classics?|literature)\b/;
+  /\b(books?|novels?|read|reading|authors?|writers?|story|stories|fiction|library|catalog(ue)?|titles?|plays?|poems?|poetry|memoirs?|essays?|biograph(y|ies)|classics?|literature|cook ?books?|cookery|text ?books?|guide ?books?|dictionar(y|ies)|encyclopa?edias?)\b/;
 const SAME_AUTHOR = /\b(same (author|writer)|by (her|him|them)|(her|his|their) other)\b/;
 const SAME_BOOK = /\b(it|that( one| book)?|this( one| book)?|the same book)\b/;
 const SHORTER = /\b(shorter|short|quicker|quick read|fewer pages|less long)\b/;
@@ -81,6 +84,12 @@ export function classifyByRules(
     ),
   );
   const wanted = (books: readonly Book[]) => books.filter((b) => !unwanted.has(b.id));
+  // "books like Sapiens", "fans of Gone Girl": the book named is the one to find others like.
+  const phrase = likePhraseOf(question);
+  const liked = phrase === undefined ? undefined : likeTargetOf(phrase, catalog)?.book;
+  if (liked && !unwanted.has(liked.id)) {
+    return { ...classifyWith(question, [liked], memory, catalog), intent: 'recommend' };
+  }
   const strict = classifyWith(question, wanted(catalog.titlesIn(question)), memory, catalog);
   if (strict.intent !== 'off-topic') {
     // "the Wizard of Oz" names a book, though "wizard" is also a subject.
@@ -100,6 +109,16 @@ export function classifyByRules(
   // "the sack of Rome and the fall of the empire": no word asks for a book, but one book's own words answer it.
   if (describedByOneBook(strict.keywords, catalog)) return { ...strict, intent: 'find' };
   return strict;
+}
+
+/** Whether `question` sets a limit on books: a length, a period, authors not wanted, an origin or an audience. */
+function limitsIn(question: string): boolean {
+  const { rest: _rest, notAuthors, ...limits } = parseConstraints(question, new Date().getFullYear());
+  return (
+    notAuthors.length > 0 ||
+    Object.keys(limits).length > 0 ||
+    Object.keys(originOf(question).filter).length > 0
+  );
 }
 
 /** Words of a question one book must share before the question counts as about books. */
@@ -125,7 +144,10 @@ function classifyWith(
   const q = normalise(question);
   // "not by Christie" names an author the reader does not want.
   const unlimited = parseConstraints(question, new Date().getFullYear()).rest;
-  const authors = catalog.authorsIn(unlimited);
+  // "Kafka on the Shore" names no author: the words of a title named are not read for names.
+  const authors = catalog.authorsIn(
+    titles.reduce((text, b) => text.replace(new RegExp(titlePattern(b.title), 'iu'), ' '), unlimited),
+  );
   // Limits ("under 300 pages, before 1960") make a question longer, not less of a request for a book.
   const terse = normalise(unlimited).split(' ').length <= TERSE_WORDS;
   // Words of a named title ("A Short History of…", "Something Wicked…") say nothing about what is asked.
@@ -147,6 +169,8 @@ function classifyWith(
 
   let intent = intentOf(asked, title !== undefined || author !== undefined, subjects.length, memory, terse);
   if (intent === 'off-topic' && followUp) intent = 'recommend';
+  // "from before 1930", "not by Orwell", "any in French?": a limit alone, in a conversation, refines its request.
+  if (intent === 'off-topic' && memory !== undefined && limitsIn(question)) intent = 'recommend';
   return {
     intent,
     ...(title === undefined ? {} : { title }),

@@ -1,5 +1,9 @@
 import type { Catalog } from './catalog.ts';
+import type { MissKnown } from './closest.ts';
+import type { Declined } from './not-books.ts';
+import type { NotRecorded } from './not-recorded.ts';
 import type { OriginFilter } from './origin.ts';
+import type { ThemeMatch } from './subject-lookup.ts';
 import type {
   AnswerSource,
   Candidate,
@@ -10,6 +14,7 @@ import type {
   Memory,
   StrategyPlan,
 } from './types.ts';
+import type { Limit, Unmet } from './unmet.ts';
 
 /** What the Archivist's nodes get as `ctx.services`. */
 export interface ArchivistServices {
@@ -25,14 +30,29 @@ export interface SearchFilters {
   readonly author?: string;
   readonly maxPages?: number;
   readonly minPages?: number;
+  /** The named book was picked from the last answer ("the second one"): the request in force goes on. */
+  readonly picked?: boolean;
   /** The book the question names (find, describe): first, followed only by books close to it. */
   readonly anchor?: string;
   /** A book to rank by likeness to: books sharing its telling subjects first. */
   readonly like?: string;
   /** At most this many books by the authors of `like` (a "something like X" is not X's sequels). */
   readonly likeAuthorLimit?: number;
+  /** The form the question names ("a novel", "non-fiction"): books of it come first, and alone when any do. */
+  readonly form?: 'fiction' | 'non-fiction';
   /** Catalog subjects the question asks for: books having all of them come first. */
   readonly subjects?: readonly string[];
+  /** Themes the question asks about ("grief"): met by a book of one of their subjects, or speaking of them. */
+  readonly themes?: readonly ThemeMatch[];
+  /** Words of the question's topic that books about it mention ("whales"): books mentioning all come first. */
+  readonly terms?: readonly string[];
+  /** The question's topic as the reader wrote it ("grief"), for an answer that could not meet it. */
+  readonly topic?: string;
+  /**
+   * What the question asks about that no book of the catalog is about: words of its topic no book mentions,
+   * or a kind of book it holds none of ("cookbooks").
+   */
+  readonly lacking?: { readonly words?: readonly string[]; readonly kind?: string };
   /** At most this many books by any one author, so that a recommendation offers a choice. */
   readonly perAuthor?: number;
   /** Authors the reader does not want. */
@@ -43,17 +63,31 @@ export interface SearchFilters {
   readonly list?: readonly string[];
   /** The language, country or audience asked for. */
   readonly origin?: OriginFilter;
-  /** What the reader named that the catalog does not hold; the shortlist is the closest real matches. */
-  readonly missing?: { readonly name: string; readonly author: boolean };
+  /**
+   * What the reader named that the catalog does not hold, and what the Archivist knows of it; the shortlist
+   * is the nearest real books.
+   */
+  readonly missing?: { readonly name: string; readonly author: boolean; readonly known?: MissKnown };
   /** The question's limits leave out some books of `list`: the answer is not all the catalog holds. */
   readonly narrowed?: boolean;
+  /** What the question asks for that the catalog does not record (an author's gender, awards…). */
+  readonly unrecorded?: NotRecorded;
+  /** Limits that are what the question asks for, which never give way to offer the nearest books. */
+  readonly keep?: readonly Limit[];
   /** The previous request asked again ("another one"): the next turn remembers that request, not this one. */
   readonly again?: boolean;
 }
 
 /** The data of an item of the ask DAG, as the nodes write it step by step (all plain JSON). */
 export interface AskData {
+  /** The question; for a long message, the request read out of it. */
   question: string;
+  /** A long message whole, when `question` is the request read out of it. */
+  message?: string;
+  /** What to ask the reader, when the question refers to an earlier answer that is not there. */
+  askBack?: string;
+  /** Why the question is declined before it is read: not about books, or a long message asking nothing. */
+  declined?: Declined | 'unread';
   memory?: Memory;
   classification?: Classification;
   intent?: Intent;
@@ -72,6 +106,8 @@ export interface AskData {
   presented?: string[];
   /** True when the answer says the catalog does not hold what was asked. */
   miss?: boolean;
+  /** What part of the question no book meets, when the shortlist is the nearest books instead. */
+  unmet?: Unmet;
 }
 
 /** The data of one scatter child: its strategy as `item`, and the hits it found as `result`. */

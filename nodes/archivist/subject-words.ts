@@ -43,7 +43,6 @@ export const SUBJECT_WORDS: Readonly<Record<string, string>> = {
   dystopian: 'dystopia',
   wizards: 'magic',
   wizard: 'magic',
-  dragons: 'fantasy',
   kids: 'children',
   childrens: 'children',
   teen: 'young adult',

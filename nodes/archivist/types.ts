@@ -1,3 +1,5 @@
+import type { Request } from './request.ts';
+
 /**
  * The shapes the Archivist's nodes share: books, the services they get, the model interface and the
  * per-item data written by each step.
@@ -7,6 +9,8 @@
 export interface Book {
   readonly id: string;
   readonly title: string;
+  /** The book's title in its original language and script, and its transliterations ("Война и мир"). */
+  readonly otherTitles?: readonly string[];
   readonly authors: readonly string[];
   readonly year: number;
   readonly pages: number;
@@ -79,6 +83,8 @@ export interface Memory {
   readonly shown?: readonly string[];
   /** The question whose answer presented `shortlist`, for "another one". */
   readonly question?: string;
+  /** The constraints in force, which a follow-up that only refines them keeps ("something shorter"). */
+  readonly request?: Request;
 }
 
 /** One search strategy, as planned for the scatter: each becomes a child item. */
@@ -101,4 +107,4 @@ export interface Candidate extends Book {
 }
 
 /** Where an answer came from. */
-export type AnswerSource = 'model' | 'salvage' | 'refusal' | 'no-match';
+export type AnswerSource = 'model' | 'salvage' | 'refusal' | 'no-match' | 'ask-back';

@@ -28,7 +28,7 @@ describe('archivist catalog.json', () => {
 
   it('has every field with the right type and no extra fields', () => {
     for (const book of books) {
-      const optional = ['series', 'seriesNumber', 'language', 'country', 'audience'];
+      const optional = ['otherTitles', 'series', 'seriesNumber', 'language', 'country', 'audience'];
       const keys = Object.keys(book).filter((k) => !optional.includes(k));
       expect(keys.sort(), book.id).toEqual([...FIELDS].sort());
       // A series is known with its number, or not at all.
@@ -37,6 +37,16 @@ describe('archivist catalog.json', () => {
       if (b.series !== undefined) {
         expect(typeof b.series, book.id).toBe('string');
         expect(Number.isInteger(b.seriesNumber) && (b.seriesNumber as number) > 0, book.id).toBe(true);
+      }
+      // Other titles are a list of non-empty titles, none the catalog title itself.
+      const others = (book as { otherTitles?: unknown }).otherTitles;
+      if (others !== undefined) {
+        expect(Array.isArray(others) && others.length > 0, book.id).toBe(true);
+        for (const other of others as unknown[]) {
+          expect(typeof other === 'string' && other.trim() !== '' && other !== book.title, book.id).toBe(
+            true,
+          );
+        }
       }
       // Unknown facts are left out, never empty strings; an audience is one of three.
       const facts = book as { language?: unknown; country?: unknown; audience?: unknown };

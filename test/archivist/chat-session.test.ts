@@ -68,14 +68,14 @@ describe('archivist chat with piped input', () => {
     expect(calls).toBe(1);
   });
 
-  it('a question over 2,000 characters is one line, and the chat goes on; "EXIT" in any case ends it', async () => {
+  it('a question over 50,000 characters is one line, and the chat goes on; "EXIT" in any case ends it', async () => {
     const run = await chat(
       ['--no-store'],
-      ['x'.repeat(2001), 'books by George Orwell', 'EXIT', 'books by Ursula K. Le Guin'],
+      ['x'.repeat(50_001), 'books by George Orwell', 'EXIT', 'books by Ursula K. Le Guin'],
     );
     expect(run.code).toBe(0);
     expect(run.err).toBe(
-      'archivist: the question is 2001 characters long; the limit is 2000: ask it in fewer words\n',
+      'archivist: the question is 50001 characters long; the limit is 50000: ask it in fewer words\n',
     );
     const answers = run.out.split('\n').filter((l) => l.startsWith('archivist> '));
     expect(answers).toHaveLength(1);

@@ -21,6 +21,7 @@ for (const book of books) {
 // `"Title" by Author (1937, 310 pages)`, `"Title" by Author (1937)` and `"Title" (1937)`.
 const CITED = /"([^"]+)"(?: by ([^"()]+?))? \((\d{1,4})(?:, (\d+) pages)?\)/g;
 const QUOTED = /"([^"]+)"/g;
+const LIMIT = /\b(?:under|over|between \d+ and) \d+ pages\b/g;
 
 /** What in `text` is not in the catalog: unknown quoted titles, and authors, years and pages not the book's. */
 function ungrounded(text: string): string[] {
@@ -39,8 +40,9 @@ function ungrounded(text: string): string[] {
     );
     if (!fits) problems.push(`"${title}" is cited as by ${author ?? '?'}, ${year}, ${pages ?? '?'} pages`);
   }
-  // A year or a page count outside a citation would be a fact the check above cannot tie to a book.
-  const rest = text.replace(CITED, ' ');
+  // A year or a page count outside a citation would be a fact the check above cannot tie to a book; a limit
+  // the question set ("under 150 pages") is no fact about one.
+  const rest = text.replace(CITED, ' ').replace(LIMIT, ' ');
   for (const [fact] of rest.matchAll(/\(\d{4}\b[^)]*\)|\b\d+ pages\b/g)) {
     problems.push(`${fact} is not cited with a catalog title`);
   }
@@ -58,6 +60,7 @@ describe('grounding of the answers', () => {
     expect(ungrounded('"The Hobbit" by J. R. R. Tolkien (1937, 300 pages)')).toHaveLength(1);
     expect(ungrounded('"The Hobbit" by C. S. Lewis (1937)')).toHaveLength(1);
     expect(ungrounded('a short book (1937), 120 pages')).toHaveLength(2);
+    expect(ungrounded('No book about grief in the catalog is under 60 pages.')).toEqual([]);
   });
 
   it('every answer of the evaluation folder names only catalog books, with their own facts', async () => {

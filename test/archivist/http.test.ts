@@ -77,16 +77,16 @@ describe('archivist with an OpenAI-compatible endpoint on 127.0.0.1', () => {
       { env: { OPENAI_API_KEY: 'test-key' } },
     );
     expect(run.code).toBe(0);
-    expect(run.out).toMatch(
+    expect(run.err).toMatch(
       /✗ classify failed: placement 'classify' did not finish within its 20000 ms deadline/,
     );
-    expect(run.out).toContain('↻ retry classify → classify');
-    expect(run.out).toContain('⚑ salvage classify → classify-rules');
-    expect(run.out).toMatch(
+    expect(run.err).toContain('↻ retry classify → classify');
+    expect(run.err).toContain('⚑ salvage classify → classify-rules');
+    expect(run.err).toMatch(
       /✗ compose failed: placement 'compose' did not finish within its 60000 ms deadline/,
     );
-    expect(run.out).toContain('↻ retry compose → compose');
-    expect(run.out).toContain('⚑ salvage compose → salvage');
+    expect(run.err).toContain('↻ retry compose → compose');
+    expect(run.err).toContain('⚑ salvage compose → salvage');
     expect(run.out).toContain('"Animal Farm" by George Orwell');
     expect(calls).toBe(6);
   });

@@ -34,8 +34,10 @@ describe('archivist ask, offline, end to end', () => {
     expect(JSON.parse(run.out)).toMatchObject({ intent: 'off-topic', answer: REFUSAL, terminal: 'declined' });
   });
 
-  it('--trace prints every placement of the path', async () => {
+  it('--trace prints every placement of the path on stderr, the answer alone on stdout', async () => {
     const run = await runMain(['ask', '--trace', 'books by George Orwell']);
+    const bare = await runMain(['ask', 'books by George Orwell']);
+    expect(run.out).toBe(bare.out);
     for (const step of [
       '→ read',
       '→ classify',
@@ -48,8 +50,16 @@ describe('archivist ask, offline, end to end', () => {
       '→ respond',
       '■ answered (completed)',
     ]) {
-      expect(run.out).toContain(step);
+      expect(run.err).toContain(step);
     }
+  });
+
+  it('--trace --json puts the trace into the JSON and nothing on stderr but the run line', async () => {
+    const run = await runMain(['ask', '--trace', '--json', 'books by George Orwell']);
+    const result = JSON.parse(run.out) as { trace?: string[] };
+    expect(result.trace).toContain('→ answer › compose');
+    expect(result.trace?.at(-1)).toBe('■ answered (completed)');
+    expect(run.err).not.toContain('→ read');
   });
 
   it('--events writes the event stream as JSON lines', async () => {
@@ -80,8 +90,8 @@ describe('archivist ask --flaky', () => {
       ];
       const first = await runMain(args);
       expect(first.code).toBe(0);
-      expect(first.out).toContain('↻ retry');
-      expect(first.out).toContain('⚑ salvage');
+      expect(first.err).toContain('↻ retry');
+      expect(first.err).toContain('⚑ salvage');
       const answer =
         first.out
           .split('\n')
@@ -90,6 +100,8 @@ describe('archivist ask --flaky', () => {
       expectOnlyCatalogTitles(answer);
       const second = await runMain(args);
       expect(second.out).toBe(first.out);
+      const withoutRunId = (err: string) => err.replace(/[0-9a-f-]{36}/g, '<run>');
+      expect(withoutRunId(second.err)).toBe(withoutRunId(first.err));
     },
   );
 
@@ -103,8 +115,8 @@ describe('archivist ask --flaky', () => {
       '4',
       'recommend something like Dune',
     ]);
-    expect(run.out).toContain('after 1000 ms [retry-after]: HTTP 429 Too Many Requests (injected)');
-    expect(run.out).toContain('⚑ salvage classify → classify-rules');
+    expect(run.err).toContain('after 1000 ms [retry-after]: HTTP 429 Too Many Requests (injected)');
+    expect(run.err).toContain('⚑ salvage classify → classify-rules');
   });
 });
 

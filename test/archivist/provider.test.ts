@@ -132,15 +132,15 @@ describe('the requests', () => {
 });
 
 describe('the question and the flags', () => {
-  it('a question over 2,000 characters is one line and exit 2; 2,000 is answered', async () => {
-    const long = `books by George Orwell ${'please '.repeat(400)}`.slice(0, 2001);
+  it('a message over 50,000 characters is one line and exit 2; 50,000 is answered', async () => {
+    const long = `books by George Orwell ${'please '.repeat(8000)}`.slice(0, 50_001);
     const run = await runMain(['ask', long]);
     expect(run.code).toBe(2);
     expect(run.out).toBe('');
     expect(run.err).toBe(
-      'archivist: the question is 2001 characters long; the limit is 2000: ask it in fewer words (E_USAGE)\n',
+      'archivist: the question is 50001 characters long; the limit is 50000: ask it in fewer words (E_USAGE)\n',
     );
-    expect((await runMain(['ask', long.slice(0, 2000)])).code).toBe(0);
+    expect((await runMain(['ask', long.slice(0, 50_000)])).code).toBe(0);
   });
 
   it('a bad --max-tokens is one line and exit 2', async () => {

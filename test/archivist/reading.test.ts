@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CATALOG } from '../../examples/archivist/paths.ts';
 import { createCatalog } from '../../nodes/archivist/catalog.ts';
-import { closestTo } from '../../nodes/archivist/closest.ts';
+import { nearestTo } from '../../nodes/archivist/closest.ts';
 import { parseConstraints } from '../../nodes/archivist/constraints.ts';
 import { factAnswer } from '../../nodes/archivist/fact-answer.ts';
 import { followUpOf } from '../../nodes/archivist/follow-up.ts';
@@ -109,9 +109,11 @@ describe('readQuestion', () => {
 });
 
 describe('closest matches and fact answers', () => {
-  it('offers books sharing telling title words, with their series, labelled as closest', () => {
-    const closest = closestTo('Heretics of Dune', catalog).map((b) => b.id);
-    expect(closest.slice(0, 4)).toEqual(['dune', 'dune-messiah', 'children-of-dune', 'god-emperor-of-dune']);
+  it('offers the books of a catalog series a missing title names, labelled as closest', () => {
+    const closest = nearestTo('Heretics of Frank', false, catalog).books.map((b) => b.id);
+    expect(closest).toEqual([]);
+    const dune = nearestTo('The Heretics of Dune Revisited', false, catalog).books.map((b) => b.id);
+    expect(dune.slice(0, 4)).toEqual(['dune', 'dune-messiah', 'children-of-dune', 'god-emperor-of-dune']);
     const text = factAnswer({ exclude: [], missing: { name: 'Heretics of Dune', author: false } }, [
       book('dune'),
     ]);

@@ -55,7 +55,8 @@ interface Chat {
 function chat(args: readonly string[], cwd: string, env: Record<string, string> = {}): Chat {
   const child = spawn(process.execPath, [...ARCHIVIST, 'chat', ...args], {
     cwd,
-    env: { ...process.env, SWITCHYARD_STORE: '', ...env },
+    // The store in the test's own folder, never the data folder of the user running the tests.
+    env: { ...process.env, SWITCHYARD_STORE: '', ARCHIVIST_STORE: join(cwd, '.switchyard/runs.db'), ...env },
   });
   children.push(child);
   let out = '';
@@ -144,6 +145,10 @@ describe('archivist ask records its run', () => {
     );
     expect(shown).toContain(json.runId);
     expect(shown).toMatch(/item 1 +ended at terminal answered \(completed\)/);
+    // The record says what the reader asked and what the Archivist answered.
+    expect(shown).toContain('data.question "books by George Orwell"');
+    expect(shown).toContain(`data.answer ${JSON.stringify(json.answer)}`);
+    expect(shown).not.toContain('item 1.0  ended at terminal search (completed)\n  data.');
   });
 
   it('prints the same answer with or without a store, and --trace names the run on stderr', async () => {
@@ -156,25 +161,46 @@ describe('archivist ask records its run', () => {
     const traced = await runMain(['ask', '--trace', question], { cwd });
     const id = /run ([0-9a-f-]{36}) is recorded in \.switchyard\/runs\.db/.exec(traced.err)?.[1];
     expect(id, traced.err).toBeDefined();
-    expect(traced.err).toContain(`switchyard runs show ${id}`);
+    expect(traced.err).toContain(`switchyard runs show ${id} --store .switchyard/runs.db`);
   });
 
-  it('records into .switchyard/runs.db by default, $SWITCHYARD_STORE when set, nothing with --no-store', async () => {
+  it('records into the XDG data folder by default, wherever it is started, and where it is told otherwise', async () => {
     const bare = folder();
     expect((await runMain(['ask', '--no-store', 'books by George Orwell'], { cwd: bare })).code).toBe(0);
     expect(readdirSync(bare)).toEqual([]);
 
-    const plain = folder();
-    await runMain(['ask', 'books by George Orwell'], { cwd: plain });
-    expect(existsSync(join(plain, '.switchyard/runs.db'))).toBe(true);
+    // $XDG_DATA_HOME/archivist/runs.db, and nothing in the folder it was started from.
+    const cwd = folder();
+    const data = folder();
+    await runMain(['ask', 'books by George Orwell'], { cwd, env: { XDG_DATA_HOME: data, HOME: folder() } });
+    expect(existsSync(join(data, 'archivist/runs.db'))).toBe(true);
+    expect(readdirSync(cwd)).toEqual([]);
 
+    // Without $XDG_DATA_HOME (or with a relative one, which the XDG specification says to ignore): ~/.local/share.
+    for (const xdg of [undefined, 'relative/data']) {
+      const home = folder();
+      await runMain(['ask', 'books by George Orwell'], {
+        cwd,
+        env: { HOME: home, ...(xdg === undefined ? {} : { XDG_DATA_HOME: xdg }) },
+      });
+      expect(existsSync(join(home, '.local/share/archivist/runs.db'))).toBe(true);
+    }
+    expect(readdirSync(cwd)).toEqual([]);
+
+    // $ARCHIVIST_STORE comes before $SWITCHYARD_STORE, and --store before both.
     const named = folder();
-    await runMain(['ask', 'books by George Orwell'], {
-      cwd: named,
-      env: { SWITCHYARD_STORE: 'elsewhere.db' },
-    });
-    expect(readdirSync(named)).toContain('elsewhere.db');
-    expect(existsSync(join(named, '.switchyard'))).toBe(false);
+    const env = { HOME: folder(), ARCHIVIST_STORE: 'mine.db', SWITCHYARD_STORE: 'shared.db' };
+    await runMain(['ask', 'books by George Orwell'], { cwd: named, env });
+    expect(readdirSync(named)).toEqual(['mine.db']);
+    await runMain(['ask', '--store', 'flag.db', 'books by George Orwell'], { cwd: named, env });
+    expect(readdirSync(named).sort()).toEqual(['flag.db', 'mine.db']);
+    await runMain(['ask', 'books by George Orwell'], { cwd: named, env: { SWITCHYARD_STORE: 'shared.db' } });
+    expect(readdirSync(named)).toContain('shared.db');
+
+    // With no home at all, .switchyard/ of the current folder.
+    const homeless = folder();
+    await runMain(['ask', 'books by George Orwell'], { cwd: homeless, env: {} });
+    expect(existsSync(join(homeless, '.switchyard/runs.db'))).toBe(true);
   });
 
   it('chat --resume with --no-store, or with no store yet, is one line and creates nothing', async () => {

@@ -50,6 +50,30 @@ function endingText(ending: ItemEnding): string {
   }
 }
 
+/** Fields of an item's data shown in text; `--json` has them all. */
+const DATA_FIELDS = 8;
+/** Characters of one field's value shown in text. */
+const DATA_WIDTH = 400;
+
+/**
+ * The scalar fields of an input item's data, one line each (`question`, `answer`, …), so that a run's
+ * record says what it was asked and what it gave without opening the JSON.
+ */
+function dataLines(data: unknown): string[] {
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return [];
+  const fields = Object.entries(data).filter(
+    ([, v]) => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean',
+  );
+  const lines = fields.slice(0, DATA_FIELDS).map(([name, value]) => {
+    const text = JSON.stringify(value);
+    const shown = text.length > DATA_WIDTH ? `${text.slice(0, DATA_WIDTH - 1)}…` : text;
+    return `  ${`data.${name}`.padEnd(9)} ${shown}`;
+  });
+  if (fields.length > DATA_FIELDS)
+    lines.push(`  (${fields.length - DATA_FIELDS} more fields: --json shows them)`);
+  return lines;
+}
+
 /** The lines of one item: where it is or how it ended, then its retries, waits and budgets. */
 function itemLines(item: ItemView): string[] {
   const { position } = item;
@@ -71,6 +95,7 @@ function itemLines(item: ItemView): string[] {
   }
   const budgets = Object.entries(item.budgets);
   if (budgets.length > 0) lines.push(`  budgets  ${budgets.map(([name, n]) => `${name} ${n}`).join(', ')}`);
+  lines.push(...dataLines(item.data));
   return lines;
 }
 

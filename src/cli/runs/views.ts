@@ -59,6 +59,8 @@ export interface ItemView {
   /** Budget name → how much of it the item spent. */
   readonly budgets: Readonly<Record<string, number>>;
   readonly updatedAt: string;
+  /** An input item's data as its checkpoint holds it (its result, once it ended); not for child items. */
+  readonly data?: unknown;
 }
 
 /** A run as `runs show` reports it. */
@@ -167,6 +169,11 @@ function spentBudgets(checkpoint: ItemCheckpoint): Record<string, number> {
   return spent;
 }
 
+/** Whether an item id names an input item: children are `1.0` (scatter) or `1/answer` (embed). */
+function isInputItem(itemId: string): boolean {
+  return !itemId.includes('.') && !itemId.includes('/');
+}
+
 function itemView(
   checkpoint: ItemCheckpoint,
   waits: readonly PastWait[] | undefined,
@@ -190,6 +197,8 @@ function itemView(
     waits: waits ?? [],
     budgets: spentBudgets(checkpoint),
     updatedAt: iso(checkpoint.updatedAt),
+    // A child's data is a slice of its parent's work; an input item's is what a reader asked and got.
+    ...(isInputItem(checkpoint.itemId) ? { data: checkpoint.state.data } : {}),
   };
 }
 
