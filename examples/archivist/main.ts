@@ -5,6 +5,7 @@ import { EVENTS_HELP, JSON_HELP, NO_STORE_HELP } from '../../src/cli/option-help
 import { assertWritable, writeOutput } from '../../src/cli/output.ts';
 import { refusalLine, usageLine } from '../../src/cli/refusal.ts';
 import { NOT_STDIO, refuseDashOptions } from '../../src/cli/stdio.ts';
+import { STORE_FILE_HELP } from '../../src/cli/store-option.ts';
 import { isSwitchyardError, SwitchyardError } from '../../src/errors.ts';
 import { formatOfPath } from '../../src/render/output-format.ts';
 import { VERSION } from '../../src/version.ts';
@@ -87,7 +88,7 @@ function addCommonOptions(command: Command): Command {
     .option('--trace', 'print the path the run took: placements, retries, salvages')
     .option(
       '--store <path>',
-      'the run store file (default $ARCHIVIST_STORE, $SWITCHYARD_STORE, else runs.db in $XDG_DATA_HOME/archivist or ~/.local/share/archivist); switchyard runs show <run-id> --store <path> explains an answer',
+      `${STORE_FILE_HELP} (default: $ARCHIVIST_STORE, $SWITCHYARD_STORE, else runs.db in $XDG_DATA_HOME/archivist or ~/.local/share/archivist); switchyard runs show <run-id> --store <path> explains an answer`,
     )
     .option('--no-store', NO_STORE_HELP);
 }

@@ -69,8 +69,11 @@ export async function openCliStore(path: string, options: OpenCliStoreOptions): 
   return openSqliteStore(file, { readonly: !write });
 }
 
+/** What `--store` names, in every command of both programs; each says its own default after it. */
+export const STORE_FILE_HELP = 'the run store file';
+
 /** The help text of `--store <path>`. */
-export const STORE_OPTION_HELP = `the run store file (default: $${STORE_ENV}, else ${DEFAULT_STORE_PATH} in the current folder)`;
+export const STORE_OPTION_HELP = `${STORE_FILE_HELP} (default: $${STORE_ENV}, else ${DEFAULT_STORE_PATH} in the current folder)`;
 
 /**
  * Adds `--store <path>` to a command.

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENTS_HELP, JSON_HELP, NO_STORE_HELP, NODES_HELP, POLICY_HELP } from '../../src/cli/option-help.ts';
-import { STORE_OPTION_HELP } from '../../src/cli/store-option.ts';
+import { STORE_FILE_HELP } from '../../src/cli/store-option.ts';
 import { runMain } from '../archivist/run-main.ts';
 import { runCli } from './run-cli.ts';
 
@@ -120,7 +120,8 @@ describe('one name for one flag, across every command of both programs', () => {
   it('a flag shared by several commands says the same thing in each', () => {
     const shared: [string, string][] = [
       ['--nodes', NODES_HELP],
-      ['--store', STORE_OPTION_HELP],
+      // Each program says its own default after it: the Archivist keeps its history in the XDG data folder.
+      ['--store', `${STORE_FILE_HELP} (default: `],
       ['--no-store', NO_STORE_HELP],
       ['--events', EVENTS_HELP],
       ['--policy', POLICY_HELP],
