@@ -1,6 +1,7 @@
 import type { RouteKind } from '../document/model.ts';
 import type { PositionFrame } from '../store/types.ts';
 import { copyJson } from './copy.ts';
+import { noteFormatOneKeys } from './journal.ts';
 import type { JournalEntry } from './journal-value.ts';
 import { emptyRecord, ownValue, recordFrom } from './record.ts';
 
@@ -92,6 +93,8 @@ export function restoreItemState(saved: ItemState, id: string = saved.id): ItemS
     trail: Array.isArray(saved.trail) ? saved.trail.map((entry) => ({ ...entry })) : [],
     visits: recordFrom(saved.visits, countOf),
   };
+  // Saved by an earlier version, the journal may name scatter children by position only.
+  noteFormatOneKeys(state.journal);
   return typeof saved.scope === 'string' && saved.scope !== '' ? { ...state, scope: saved.scope } : state;
 }
 
