@@ -295,7 +295,7 @@ export class ItemProcessor {
     const prep = frame.dag === known.prep.compiled.dag.id ? known.prep : known.env.prepareIri(frame.dag);
     const at = prep?.compiled.byKey.get(frame.placement);
     if (prep === undefined || at === undefined) return undefined;
-    const holder = `${state.id}${entryTag(state.frames)}`;
+    const holder = () => `${state.id}${entryTag(state.frames)}`;
     return childSlotOf(known.spec.policy, prep, at, known.keys, holder, of.body);
   }
 

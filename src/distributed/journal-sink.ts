@@ -1,5 +1,6 @@
 import type { ItemState } from '../runtime/item-state.ts';
-import { bindJournal } from '../runtime/journal.ts';
+import { bindJournal, readFormatOneKeys } from '../runtime/journal.ts';
+import { isPositionOnlyKey } from '../runtime/journal-key.ts';
 import { journalsFrom } from '../runtime/resume-book.ts';
 import type { RunStore } from '../store/types.ts';
 
@@ -15,6 +16,8 @@ export async function journalInStore(store: RunStore, runId: string, state: Item
   if (committed !== undefined) {
     for (const key of Object.keys(committed)) {
       if (!Object.hasOwn(state.journal, key)) state.journal[key] = committed[key] as never;
+      // A value committed by an earlier version may name its scatter child by position only.
+      if (isPositionOnlyKey(key)) readFormatOneKeys(state.journal);
     }
   }
   bindJournal(state.journal, (stepKey, entry) =>

@@ -61,6 +61,15 @@ export function defaultStorePrefix(prefix: string): string {
  */
 export function entryTag(frames: readonly PositionFrame[] | undefined): string {
   if (frames === undefined || frames.length === 0) return '';
-  const path = frames.map((f) => [f.kind, f.dag, f.placement, f.visit, f.kind === 'scatter' ? f.index : 0]);
-  return `:${createHash('sha256').update(JSON.stringify(path)).digest('hex').slice(0, 16)}`;
+  // An item's frames are immutable and revived once per job, so a job that needs the tag several times (a
+  // slot's holder, a gather record's key) hashes its frames once.
+  let tag = tags.get(frames);
+  if (tag === undefined) {
+    const path = frames.map((f) => [f.kind, f.dag, f.placement, f.visit, f.kind === 'scatter' ? f.index : 0]);
+    tag = `:${createHash('sha256').update(JSON.stringify(path)).digest('hex').slice(0, 16)}`;
+    tags.set(frames, tag);
+  }
+  return tag;
 }
+
+const tags = new WeakMap<readonly PositionFrame[], string>();

@@ -65,8 +65,8 @@ export function slotOf(
 ): Slot | undefined {
   if (at.placement.kind !== 'task' || prep.nodes[at.index]?.batch !== undefined) return undefined;
   // The item, the entries it is inside and the visit it is about to make: one holder per execution, the same
-  // for a job run again.
-  const holder = `${state.id}@${(ownValue(state.visits, at.key) ?? 0) + 1}${entryTag(state.frames)}`;
+  // for a job run again. Worked out only for a placement with a limit: most have none.
+  const holder = () => `${state.id}@${(ownValue(state.visits, at.key) ?? 0) + 1}${entryTag(state.frames)}`;
   return limitedSlot(policy, prep, at, keys, holder, prep.timings[at.index]?.deadlineMs);
 }
 
@@ -75,14 +75,14 @@ export function slotOf(
  * scatter: as in one process, the limit bounds the children in flight of every execution of the scatter in
  * the run. A node body's child holds it while the node runs (the scatter's deadline bounds its lease); a
  * sub-DAG's child from its first job until it ends, each of its jobs taking it again, which renews the
- * lease. `holder` names the child and its entry (see `entryTag`).
+ * lease. `holder` names the child and its entry (see `entryTag`), called only when the scatter has a limit.
  */
 export function childSlotOf(
   policy: RuntimePolicy,
   prep: Prepared,
   at: CompiledPlacement,
   keys: RunKeys,
-  holder: string,
+  holder: () => string,
   body: 'node' | 'dag',
 ): Slot | undefined {
   if (at.placement.kind !== 'scatter') return undefined;
@@ -92,21 +92,22 @@ export function childSlotOf(
 
 /**
  * A slot of placement `at` for `holder` when the policy writes a finite concurrency for it, leased for the
- * execution's deadline plus a margin (or {@link LEASE_WITHOUT_DEADLINE_MS} without one).
+ * execution's deadline plus a margin (or {@link LEASE_WITHOUT_DEADLINE_MS} without one). `holder` is called
+ * only then.
  */
 function limitedSlot(
   policy: RuntimePolicy,
   prep: Prepared,
   at: CompiledPlacement,
   keys: RunKeys,
-  holder: string,
+  holder: () => string,
   deadlineMs: number | undefined,
 ): Slot | undefined {
   const limit = limitsOf(policy, prep)[at.index];
   if (limit === undefined || !Number.isFinite(limit)) return undefined;
   return {
     key: `${keys.base}:slots:${prep.compiled.dag.id}#${at.key}`,
-    holder,
+    holder: holder(),
     limit: Math.max(1, limit),
     leaseMs: deadlineMs === undefined ? LEASE_WITHOUT_DEADLINE_MS : deadlineMs + LEASE_MARGIN_MS,
   };

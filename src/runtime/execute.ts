@@ -15,10 +15,23 @@ export interface NormalResult {
 }
 
 /**
- * True for promises and other thenables; plain results are handled without awaiting. A value whose `then`
- * cannot be read (a Proxy whose traps throw) is not one.
+ * True for promises and other thenables among the engine's own values (a transition, an outcome, an ending),
+ * which are handled without awaiting when plain. A value a node returned goes through
+ * {@link isThenableNodeResult} instead.
  */
 export function isThenable<T>(value: unknown): value is PromiseLike<T> {
+  return (
+    value !== null &&
+    (typeof value === 'object' || typeof value === 'function') &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+/**
+ * {@link isThenable} for a value a node returned, which may be hostile: a value whose `then` cannot be read
+ * (a Proxy whose traps throw) is not a thenable, and its result is reported as the node's bug.
+ */
+export function isThenableNodeResult<T>(value: unknown): value is PromiseLike<T> {
   return isObjectLike(value) && typeof read(value, 'then') === 'function';
 }
 

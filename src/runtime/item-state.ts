@@ -1,6 +1,7 @@
 import type { RouteKind } from '../document/model.ts';
 import type { PositionFrame } from '../store/types.ts';
 import { copyJson } from './copy.ts';
+import { noteFormatOneKeys } from './journal.ts';
 import type { JournalEntry } from './journal-value.ts';
 import { emptyRecord, ownValue, recordFrom } from './record.ts';
 
@@ -49,15 +50,19 @@ export function createItemState(id: string, data: Record<string, unknown>): Item
 
 /**
  * Creates the state of an item that runs inside `parent` (an embedded document, a scatter child): fresh
- * budgets, trail and visits, and the parent's journal under the scope `parent.scope + segment`.
+ * budgets, trail and visits, and the parent's journal under the scope `parent.scope + segment`. A segment
+ * given as a function (a scatter child's, which digests its list element) is worked out the first time the
+ * scope is read, once: most children never journal a step. The scope is an enumerable getter, so a copy or
+ * the JSON of the state holds its text.
  */
 export function createChildState(
   parent: ItemState,
   id: string,
-  segment: string,
+  segment: string | (() => string),
   data: Record<string, unknown>,
   frame: PositionFrame,
 ): ItemState {
+  let scope = typeof segment === 'string' ? (parent.scope ?? '') + segment : undefined;
   return {
     id,
     data,
@@ -65,7 +70,10 @@ export function createChildState(
     journal: parent.journal,
     trail: [],
     visits: emptyRecord(),
-    scope: (parent.scope ?? '') + segment,
+    get scope(): string {
+      if (scope === undefined) scope = (parent.scope ?? '') + (segment as () => string)();
+      return scope;
+    },
     root: parent.root ?? parent.id,
     frames: parent.frames === undefined ? [frame] : [...parent.frames, frame],
   };
@@ -85,6 +93,8 @@ export function restoreItemState(saved: ItemState, id: string = saved.id): ItemS
     trail: Array.isArray(saved.trail) ? saved.trail.map((entry) => ({ ...entry })) : [],
     visits: recordFrom(saved.visits, countOf),
   };
+  // Saved by an earlier version, the journal may name scatter children by position only.
+  noteFormatOneKeys(state.journal);
   return typeof saved.scope === 'string' && saved.scope !== '' ? { ...state, scope: saved.scope } : state;
 }
 

@@ -20,6 +20,9 @@ const SPECIAL = /[~/[]/;
 /** The element tag of a scatter segment, as {@link scatterSegment} writes it. */
 const TAGGED = /\[(\d+):[0-9a-f]+\]\//g;
 
+/** A scatter segment that names the position only, as format 1 wrote it (`[` is escaped in every name). */
+const POSITION_ONLY = /\[\d+\]\//;
+
 function escapeSegment(name: string): string {
   return SPECIAL.test(name) ? name.replace(/~/g, '~0').replace(/\//g, '~1').replace(/\[/g, '~2') : name;
 }
@@ -66,4 +69,9 @@ export function positionOnlyKey(id: string): string | undefined {
   if (!id.includes(':')) return undefined;
   const old = id.replace(TAGGED, '[$1]/');
   return old === id ? undefined : old;
+}
+
+/** True when journal key `id` names a scatter child by its position only, as format 1 spelt it. */
+export function isPositionOnlyKey(id: string): boolean {
+  return id.includes('[') && POSITION_ONLY.test(id);
 }

@@ -1,5 +1,5 @@
 import type { ItemState } from './item-state.ts';
-import { journalKey, positionOnlyKey } from './journal-key.ts';
+import { isPositionOnlyKey, journalKey, positionOnlyKey } from './journal-key.ts';
 import { encodeStepValue, type JournalEntry, replayEntry, unrecordableError } from './journal-value.ts';
 import { ownValue } from './record.ts';
 
@@ -14,6 +14,32 @@ export type StepSink = (key: string, entry: JournalEntry) => Promise<void>;
 
 /** The sink of each journal of a durable run's input items, keyed by the journal's identity. */
 const sinks = new WeakMap<object, StepSink>();
+
+/**
+ * Journals that may hold steps under the keys format 1 wrote (a scatter child by its position only,
+ * `fan[2]/charge`): those of a run recorded in format 1, and those read back holding such a key. Only in
+ * these does a step not found under its key look for its format-1 spelling.
+ */
+const formatOne = new WeakSet<object>();
+
+/**
+ * Makes a step missed in `journal` (an input item's, shared by its children) look for its value under its
+ * format-1 key too: the journal of a run recorded in format 1.
+ */
+export function readFormatOneKeys(journal: object): void {
+  formatOne.add(journal);
+}
+
+/** {@link readFormatOneKeys} for a journal read back from saved data when one of its keys is spelt in format 1. */
+export function noteFormatOneKeys(journal: Record<string, unknown>): void {
+  if (formatOne.has(journal)) return;
+  for (const key of Object.keys(journal)) {
+    if (isPositionOnlyKey(key)) {
+      formatOne.add(journal);
+      return;
+    }
+  }
+}
 
 /** Makes every step recorded in `journal` (an input item's, shared by its children) use `sink`. */
 export function bindJournal(journal: object, sink: StepSink): void {
@@ -42,7 +68,7 @@ function runningOf(journal: object): Map<string, Promise<unknown>> {
  *   an embedded document or a scatter child records in the journal of the input item it descends from, so a
  *   parent's retry that re-enters the embed, or the scatter over the same element at the same position, or
  *   a resumed run, replays the step. A step recorded under a scatter child's key without its element (by an
- *   earlier version) is replayed too.
+ *   earlier version: a run recorded in format 1, saved states holding such keys) is replayed too.
  * - A call while the same key is still running waits for that call and returns its value (or its error).
  * - Values are recorded as plain JSON, or encoded (devalue) when JSON cannot hold them, so a replayed Date
  *   is a Date and a BigInt a BigInt; every call, the first included, returns a fresh decoded copy.
@@ -64,9 +90,11 @@ export async function journalStep<T>(
   const id = journalKey(state.scope, key);
   const recorded = ownValue(journal, id);
   if (recorded !== undefined) return replayEntry(recorded, id) as T;
-  const old = positionOnlyKey(id);
-  const before = old === undefined ? undefined : ownValue(journal, old);
-  if (before !== undefined) return replayEntry(before, old as string) as T;
+  if (formatOne.has(journal)) {
+    const old = positionOnlyKey(id);
+    const before = old === undefined ? undefined : ownValue(journal, old);
+    if (before !== undefined) return replayEntry(before, old as string) as T;
+  }
   const steps = runningOf(journal);
   const pending = steps.get(id);
   if (pending !== undefined) {

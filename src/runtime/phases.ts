@@ -1,7 +1,7 @@
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { classifyError } from '../policy/classify.ts';
 import { engineError, summarise, withEngineCode } from './error-summary.ts';
-import { ExecutionContext, isThenable, type SignalSource, scopeOf, settleNode } from './execute.ts';
+import { ExecutionContext, isThenableNodeResult, type SignalSource, scopeOf, settleNode } from './execute.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { Prepared } from './prepare.ts';
 import type { PhaseError } from './run.ts';
@@ -56,7 +56,7 @@ export async function runPhases(
       );
       try {
         const result = node.run(runItem, ctx);
-        if (isThenable(result)) await settleNode(result, source.signal, run.clock, at.key, scope);
+        if (isThenableNodeResult(result)) await settleNode(result, source.signal, run.clock, at.key, scope);
       } catch (error) {
         // An aborted run stops its pre phases quietly: the items then stop too, and are listed as aborted.
         if (source.signal.aborted && run.stopReason !== undefined) return undefined;

@@ -7,6 +7,7 @@ import { copyJson } from './copy.ts';
 import { type RecordedOptions, RUN_FORMAT_VERSION } from './durable-run.ts';
 import { summarise } from './error-summary.ts';
 import { createItemState, type ItemState, restoreItemState } from './item-state.ts';
+import { readFormatOneKeys } from './journal.ts';
 import type { Prepared } from './prepare.ts';
 import { emptyRecord } from './record.ts';
 import {
@@ -133,6 +134,8 @@ export async function recordedItems(
         ? restoreItemState(value as ItemState)
         : createItemState(String(i + 1), copyJson(value as Record<string, unknown>));
     const fresh: ItemState = { ...base, journal: journals.get(base.id) ?? emptyRecord() };
+    // Format 1 named a scatter child's steps by its position only.
+    if (record.formatVersion < 2) readFormatOneKeys(fresh.journal);
     const saved = book.take(fresh.id, []);
     if (saved === undefined) {
       states.push(fresh);

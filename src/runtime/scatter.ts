@@ -136,10 +136,12 @@ class ScatterJob {
    * resumed run a child that had ended is not run again, and a sub-DAG child goes on from its checkpoint.
    */
   private async runChild(index: number): Promise<void> {
-    const item = copyJson(this.list[index]);
+    const element = this.list[index];
+    const item = copyJson(element);
     const dagId = this.prep.compiled.dag.id;
     const frame = { kind: 'scatter', dag: dagId, placement: this.at.key, visit: this.visit, index } as const;
-    const segment = scatterSegment(this.at.key, index, this.list[index]);
+    // The element's tag is worked out only if the child's scope is read (a journalled step, a checkpoint).
+    const segment = () => scatterSegment(this.at.key, index, element);
     const fresh = createChildState(
       this.parent,
       `${this.parent.id}.${index}`,
@@ -180,7 +182,8 @@ class ScatterJob {
         visit: this.visit,
         index,
       } as const;
-      const segment = scatterSegment(this.at.key, index, this.list[index]);
+      const element = this.list[index];
+      const segment = () => scatterSegment(this.at.key, index, element);
       const data = { item: null, index };
       this.recordCancelled(
         index,

@@ -5,7 +5,7 @@ import { batcherOf } from './batch.ts';
 import { type ClassifiedError, engineError, withEngineCode } from './error-summary.ts';
 import {
   ExecutionContext,
-  isThenable,
+  isThenableNodeResult,
   type NormalResult,
   normaliseResult,
   scopeOf,
@@ -82,7 +82,7 @@ export function runTask(
     ctx.release();
     return classifyThrown(run, error);
   }
-  if (!isThenable<NodeResult>(result)) {
+  if (!isThenableNodeResult<NodeResult>(result)) {
     ctx.release();
     return toOutcome(run, result, at.key);
   }

@@ -4,7 +4,7 @@ import { libraryOf } from '../../src/document/load.ts';
 import type { Dag } from '../../src/document/model.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import { createItemState, restoreItemState } from '../../src/runtime/item-state.ts';
-import { journalStep } from '../../src/runtime/journal.ts';
+import { journalStep, readFormatOneKeys } from '../../src/runtime/journal.ts';
 import { elementTag } from '../../src/runtime/journal-key.ts';
 import { defineNode, type NodeContext } from '../../src/runtime/node.ts';
 import { virtualClock } from '../runtime/helpers.ts';
@@ -169,6 +169,23 @@ describe('the journal reaches into embeds and scatter children', () => {
     const result = await dispatcher.run(parentDag('scatter'), {}, { resume: [saved] });
     expect(n.charged).toEqual(['1.1']);
     expect(result.items[0]?.data.receipts).toEqual(['r-old', 'r-1']);
+  });
+
+  it('only a journal read from format 1 looks a missed step up under its position-only key', async () => {
+    // A journal this version writes holds no position-only key: a miss there is a miss, found with one lookup.
+    const fresh = { ...createItemState('1.0', {}), scope: 'fan[0:abc123abc123]/' };
+    fresh.journal['fan[0]/k'] = { value: 'old' };
+    expect(await journalStep(fresh, 'k', () => 'new')).toBe('new');
+    const recorded = { ...createItemState('1.0', {}), scope: 'fan[0:abc123abc123]/' };
+    recorded.journal['fan[0]/k'] = { value: 'old' };
+    readFormatOneKeys(recorded.journal);
+    expect(await journalStep(recorded, 'k', () => 'new')).toBe('old');
+    // Saved states holding such a key are read as format 1.
+    const saved = restoreItemState({
+      ...createItemState('1.0', {}),
+      journal: { 'fan[0]/k': { value: 'old' } },
+    });
+    expect(await journalStep({ ...saved, scope: 'fan[0:abc123abc123]/' }, 'k', () => 'new')).toBe('old');
   });
 
   it('a run resumed from saved states does not run the steps of embeds and scatter children again', async () => {

@@ -1,7 +1,8 @@
 /**
  * A node that throws a hostile value (a Proxy whose traps throw, throwing getters, a symbol, …), or returns
  * one, makes an ordinary node error: the item takes the `error` route, a phase's error is in `phaseErrors`, the run's
- * promise resolves accounting for every item, and the events and the durable record hold plain JSON.
+ * promise resolves accounting for every item, and the events and the durable record hold plain JSON. A phase
+ * returns nothing the run reads, so a hostile value it returns is not an error.
  */
 import { describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
@@ -12,7 +13,16 @@ import { defineNode } from '../../src/runtime/node.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { HOSTILE_THROWN } from '../fixtures/hostile-thrown.ts';
 
-type Where = 'task' | 'async task' | 'batch' | 'pre' | 'post' | 'returned' | 'resolved' | 'batch result';
+type Where =
+  | 'task'
+  | 'async task'
+  | 'batch'
+  | 'pre'
+  | 'post'
+  | 'returned'
+  | 'resolved'
+  | 'batch result'
+  | 'pre returned';
 
 const flow = (where: Where) => {
   let doc = dag(`urn:test:hostile:${where.replace(' ', '-')}`, { name: 'hostile', version: '1' })
@@ -22,7 +32,7 @@ const flow = (where: Where) => {
     .route('error', 'salvaged')
     .terminal('done', 'completed')
     .terminal('salvaged', 'failed');
-  if (where === 'pre') doc = doc.phase('before', 'pre', 'urn:test:hostile:phase');
+  if (where === 'pre' || where === 'pre returned') doc = doc.phase('before', 'pre', 'urn:test:hostile:phase');
   if (where === 'post') doc = doc.phase('after', 'post', 'urn:test:hostile:phase');
   return doc.build();
 };
@@ -52,6 +62,7 @@ function nodes(where: Where, make: () => unknown) {
       id: 'urn:test:hostile:phase',
       outputs: [],
       run: () => {
+        if (where === 'pre returned') return make() as never;
         throw make();
       },
     }),
@@ -87,6 +98,7 @@ const WHERE: readonly Where[] = [
   'returned',
   'resolved',
   'batch result',
+  'pre returned',
 ];
 
 for (const durable of [false, true]) {
@@ -104,6 +116,9 @@ for (const durable of [false, true]) {
             { id: '1', error: { code: 'E_NODE_ERROR' } },
             { id: '2', error: { code: 'E_NODE_ERROR' } },
           ]);
+        } else if (where === 'pre returned') {
+          expect(result.phaseErrors).toEqual([]);
+          expect(result.items).toMatchObject([{ terminal: 'done' }, { terminal: 'done' }]);
         } else if (where === 'post') {
           expect(result.phaseErrors).toMatchObject([{ placement: 'after', error: { code: 'E_NODE_ERROR' } }]);
           expect(result.items).toMatchObject([{ terminal: 'done' }, { terminal: 'done' }]);
