@@ -6,13 +6,10 @@
 import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Dag, DagLibrary } from '../document/model.ts';
-import { parseJson } from '../document/parse-json.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { documentsInScope, unknownPolicyKeys } from '../policy/keys.ts';
 import { type PolicyFile, parsePolicyText, readPolicyFile } from '../policy/load.ts';
-import { policyErrorMessage, resolvePolicy } from '../policy/resolve.ts';
-import { validatePolicyInput } from '../policy/schema.ts';
-import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
+import type { RuntimePolicy } from '../policy/types.ts';
 import { formatProblem } from './format.ts';
 import type { CliIO } from './io.ts';
 import { fileNotFound } from './messages.ts';

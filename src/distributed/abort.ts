@@ -21,6 +21,7 @@ import type { ItemJob, PhaseJob } from './job-data.ts';
 import { runKeys } from './keys.ts';
 import { readLedger } from './ledger.ts';
 import { endUnstarted } from './phase-processor.ts';
+import { runIsLost } from './run-lost.ts';
 import type { Wiring } from './scatter-jobs.ts';
 
 /** How often an abort looks again for the run's waiting jobs while it waits for the run to end (ms). */
@@ -86,10 +87,10 @@ export async function abortRun(
   let jobless = 0;
   for (;;) {
     removed += await sweep(wiring, runId, dag, clock);
-    const now = await store.getRun(runId);
-    // A run that went from the store while its abort was waited for was lost with Redis's data.
-    if (now === undefined) throw runLost(runId, store.location);
-    const status = now.status;
+    // A run whose records went from Redis while its abort was waited for is lost: nothing will end it.
+    if (await runIsLost({ redis, ledger: keys.ledger, store }, runId)) throw runLost(runId, store.location);
+    // A record gone while the ledger stays is read as still open: the ledger decides whether it is lost.
+    const status = (await store.getRun(runId))?.status ?? 'running';
     if (status !== 'running' || clock.now() - started >= waitMs) return { status, removed };
     // No job of the run anywhere on the queue, twice in a row, while it is still open: its items lost their
     // jobs (a submitter that died between recording the run and queueing its jobs), and no worker will

@@ -9,6 +9,7 @@ import type { Redis } from 'ioredis';
 import type { Clock } from '../policy/types.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import type { Ending } from '../runtime/runner.ts';
+import { openRedisStore } from '../store/redis.ts';
 import { redisAt } from '../store/redis-connect.ts';
 import { runLost } from '../store/store-errors.ts';
 import type { ItemWait } from '../store/types.ts';
@@ -17,7 +18,7 @@ import { type ChildCount, writeReport } from './ledger.ts';
 import { addPostPhases } from './phase-jobs.ts';
 import type { Report } from './report.ts';
 import { closeRun } from './run-close.ts';
-import { recordsGone } from './run-lost.ts';
+import { runIsLost } from './run-lost.ts';
 import { endedCheckpoint, movingCheckpoint } from './run-record.ts';
 import type { Wiring } from './scatter-jobs.ts';
 
@@ -162,14 +163,22 @@ export async function deliver(
         }),
     ...(child === undefined ? {} : { child }),
   });
-  // A ledger gone while the run was being carried took the run's records with it (see `run-lost.ts`).
-  if (answer.gone === true && (await recordsGone(wiring.redis, wiring.keys, runId, run.storePrefix))) {
+  if (answer.gone === true && (await lostWhileCarried(wiring, runId, run.storePrefix))) {
     throw runLost(runId, redisAt(wiring.redis));
   }
   run.aborted = answer.aborted;
   run.checkedAt = clock.now();
   if (answer.last) await itemsEnded(wiring, runId, run.storePrefix, run.post, clock);
   return answer.left;
+}
+
+/**
+ * True when run `runId`, whose ledger the report found gone while the run was being carried, is lost (see
+ * `run-lost.ts`), asked of its run store under `storePrefix` in the same Redis.
+ */
+async function lostWhileCarried(wiring: Wiring, runId: string, storePrefix: string): Promise<boolean> {
+  const store = await openRedisStore(wiring.redis, { prefix: storePrefix });
+  return runIsLost({ redis: wiring.redis, ledger: wiring.keys.ledger, store }, runId);
 }
 
 /**

@@ -17,6 +17,7 @@ import type { RunKeys } from './keys.ts';
 import { readLedger } from './ledger.ts';
 import { unstamped } from './report.ts';
 import { assembleResult, type Ended } from './result.ts';
+import { runIsLost } from './run-lost.ts';
 import { endedOf } from './run-record.ts';
 
 /** Events read from the store per round trip. */
@@ -42,8 +43,8 @@ export interface Following {
  * Emits the run's stored events on `stream` in seq order, as they come, until its `run.end`; then answers
  * the run's result. Pauses between reads that find nothing grow from 2 to 50 ms. While nobody listens to
  * `stream`, it reads only the run's ledger until the run closes, not its events (see {@link waitQuietly});
- * a listener that comes later hears the events from then on, as on a local run. A run whose ledger or
- * record is gone from Redis (restarted without persistence, or flushed) fails with `E_STORE_RUN_LOST`
+ * a listener that comes later hears the events from then on, as on a local run. A run lost from Redis
+ * (restarted without persistence, or flushed; see {@link runIsLost}) fails with `E_STORE_RUN_LOST`
  * within {@link LOST_CHECK_MS} of its last event, instead of being waited for forever.
  */
 export async function followRun(following: Following, stream: EventStream): Promise<RunResult> {
@@ -94,10 +95,12 @@ export async function followRun(following: Following, stream: EventStream): Prom
       continue;
     }
     // A run that goes quiet is checked now and then: a Redis restarted empty or flushed took its records,
-    // and its `run.end` would never come.
+    // and its `run.end` would never come. The closer writes `run.end` before it marks the ledger closed,
+    // and a closed ledger stays a day, so a run that ended is never taken for a lost one.
     if (clock.now() - checked >= LOST_CHECK_MS) {
       checked = clock.now();
-      const gone = await recordsGone(following).catch((error: unknown) => {
+      const where = { redis: following.redis, ledger: following.keys.ledger, store };
+      const gone = await runIsLost(where, runId).catch((error: unknown) => {
         throw signal.aborted ? stopped() : error;
       });
       if (gone) throw runLost(runId, store.location);
@@ -107,17 +110,6 @@ export async function followRun(following: Following, stream: EventStream): Prom
     pause = Math.min(pause * 2, LONGEST_PAUSE_MS);
   }
   return storedResult(following, end.dag, hash, end.durationMs);
-}
-
-/**
- * True when the run's ledger or its record is gone from Redis. Asked only while no event comes: the closer
- * writes `run.end` before it marks the ledger closed, and a closed ledger stays a day, so a run that ended
- * is never taken for a lost one.
- */
-async function recordsGone(following: Following): Promise<boolean> {
-  const { redis, store, keys, runId } = following;
-  const [ledger, recorded] = await Promise.all([redis.exists(keys.ledger), store.hasRun(runId)]);
-  return ledger === 0 || !recorded;
 }
 
 /** How a quiet wait ended: the run closed, or a listener came (events after `after` are for it). */

@@ -61,15 +61,16 @@ function isTimeout(error: object): boolean {
  */
 export function isRetryableStatus(status: number, options: ClassificationOptions, hinted = false): boolean {
   if (options.nonRetryableStatuses.includes(status)) return false;
-  if (hinted && retriedWithHint(status, options)) return true;
+  if (hinted && options.retryableStatusesWithHint.includes(status)) return true;
   return options.retryableStatuses.includes(status) || (options.retry5xx && status >= 500 && status <= 599);
 }
 
-/** Whether a status is retried when its response carries a usable Retry-After, and only then. */
+/**
+ * Whether a status is retried when its response carries a usable Retry-After, and only then: for an error
+ * whose explicit flag says not retryable, which {@link isRetryableStatus} does not read.
+ */
 function retriedWithHint(status: number, options: ClassificationOptions): boolean {
-  // Read with care: options built by hand before this field existed leave it out.
-  const listed = options.retryableStatusesWithHint ?? [];
-  return !options.nonRetryableStatuses.includes(status) && listed.includes(status);
+  return !options.nonRetryableStatuses.includes(status) && options.retryableStatusesWithHint.includes(status);
 }
 
 /** The Retry-After that belongs to the error at `index`: its own, a holder's, or one it holds. */

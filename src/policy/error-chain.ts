@@ -2,7 +2,7 @@
  * The chain of errors behind a thrown value: its `cause`, and the `errors` it holds (an AggregateError, the
  * AI SDK's RetryError), walked latest first, each error once, without ever throwing.
  */
-import { isArraySafe, isObjectLike, read } from './safe-read.ts';
+import { entriesOf, isArraySafe, isObjectLike, read } from './safe-read.ts';
 
 /** Most errors one chain yields, however wide or deep it is: the walk stays cheap on a hostile value. */
 export const CHAIN_LIMIT = 1000;
@@ -18,12 +18,7 @@ export interface Link {
 
 /** The entries of an `errors` list, the last one first, at most `limit` of them; none when it cannot be read. */
 function latestFirst(list: unknown, limit: number): unknown[] {
-  if (!isArraySafe(list)) return [];
-  const length = read(list, 'length');
-  if (typeof length !== 'number' || !Number.isInteger(length) || length <= 0) return [];
-  const out: unknown[] = [];
-  for (let i = length - 1; i >= 0 && out.length < limit; i--) out.push(read(list, i));
-  return out;
+  return isArraySafe(list) ? entriesOf(list, limit, 'last').reverse() : [];
 }
 
 /**

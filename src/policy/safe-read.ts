@@ -33,14 +33,21 @@ export function isArraySafe(value: unknown): value is readonly unknown[] {
 }
 
 /**
- * The first `limit` entries of an array, each read on its own: a hole, or an entry whose read throws, is
- * undefined; a `length` that cannot be read or is not a count gives none.
+ * The first (or, with `end` 'last', the last) `limit` entries of an array in its order, each read on its
+ * own: a hole, or an entry whose read throws, is undefined; a `length` that cannot be read or is not a count
+ * gives none. No more than `limit` entries are read, however long the array says it is.
  */
-export function entriesOf(array: readonly unknown[], limit: number): unknown[] {
+export function entriesOf(
+  array: readonly unknown[],
+  limit: number,
+  end: 'first' | 'last' = 'first',
+): unknown[] {
   const length = read(array, 'length');
   if (typeof length !== 'number' || !Number.isInteger(length) || length <= 0) return [];
+  const count = Math.max(0, Math.min(length, Math.floor(limit)));
+  const start = end === 'first' ? 0 : length - count;
   const out: unknown[] = [];
-  for (let i = 0; i < Math.min(length, limit); i++) out.push(read(array, i));
+  for (let i = start; i < start + count; i++) out.push(read(array, i));
   return out;
 }
 

@@ -9,8 +9,12 @@ import { type DiskRefusal, diskRefusal } from './disk-check.ts';
 export interface FailureScene {
   /** The store file. */
   readonly file: string;
-  /** How long the failed call waited for other processes' locks, as measured (ms). */
-  readonly waitedMs: number;
+  /**
+   * The connection's busy timeout (ms). A call refused with plain `SQLITE_BUSY` waited it out whole: SQLite's
+   * busy handler sleeps until it has, and only then gives up (every write begins IMMEDIATE, so a write never
+   * holds a lock that would make SQLite refuse it without waiting).
+   */
+  readonly busyTimeoutMs: number;
   /** True while the file is being opened, false once it is in use. */
   readonly opening: boolean;
   /** The run a failed write was for, when it was for one: it can be resumed once the store takes writes. */
@@ -119,9 +123,12 @@ export function fromSqlite(error: unknown, scene: FailureScene): unknown {
     );
   }
   if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    // The other codes of the class (`SQLITE_BUSY_SNAPSHOT`, `SQLITE_LOCKED`…) do not come from the busy
+    // handler: no wait is claimed for them.
+    const waited = code === 'SQLITE_BUSY' ? `waited ${scene.busyTimeoutMs} ms` : code;
     return new SwitchyardError(
       'E_STORE_LOCKED',
-      `${file} is locked by another process (waited ${Math.floor(scene.waitedMs)} ms); wait for it to finish, or pass another store path`,
+      `${file} is locked by another process (${waited}); wait for it to finish, or pass another store path`,
       { cause: error },
     );
   }

@@ -5,11 +5,9 @@
  */
 import { resolve } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { SwitchyardError } from '../errors.ts';
-import { systemClock } from '../policy/clock.ts';
-import { diskRefusal } from './disk-check.ts';
+import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { loadSqliteDriver } from './sqlite-driver.ts';
-import { cannotOpen, type FailureScene, fromSqlite, full, readOnly, tooNew } from './sqlite-errors.ts';
+import { cannotOpen, type FailureScene, fromSqlite, readOnly, tooNew } from './sqlite-errors.ts';
 import { checkStoreFile } from './sqlite-files.ts';
 import { migrate, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.ts';
 
@@ -65,12 +63,9 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
   const file = memory ? path : resolve(path);
   const exists = !memory && checkStoreFile(file, SCHEMA_VERSION, resolved.readonly);
   const Sqlite = await loadSqliteDriver();
-  // Each step's wait for other processes' locks is measured, so that a refusal says how long it waited.
-  let started = systemClock.now();
   const failed = (error: unknown, readonly: boolean) =>
-    failure(error, { file, waitedMs: systemClock.now() - started, opening: true }, readonly);
+    failure(error, { file, busyTimeoutMs: resolved.busyTimeoutMs, opening: true }, readonly);
   const connect = (readonly: boolean): Database => {
-    started = systemClock.now();
     try {
       return new Sqlite(file, { readonly, fileMustExist: readonly, timeout: resolved.busyTimeoutMs });
     } catch (error) {
@@ -82,7 +77,6 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
   if (exists && !resolved.readonly) {
     const probe = connect(true);
     try {
-      started = systemClock.now();
       inspect(probe, file, resolved);
     } catch (error) {
       throw failed(error, true);
@@ -92,7 +86,6 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
   }
   const db = connect(resolved.readonly && !memory);
   try {
-    started = systemClock.now();
     const version = inspect(db, file, { ...resolved, integrityCheck: resolved.integrityCheck && !exists });
     configure(db, file, version, resolved);
   } catch (error) {
@@ -108,17 +101,15 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
  * unless the disk is full.
  */
 function failure(error: unknown, scene: FailureScene, readonly: boolean): unknown {
-  if (readonly && (error as { code?: unknown } | null)?.code === 'SQLITE_CANTOPEN') {
-    const refusal = diskRefusal(scene.file);
-    if (refusal === 'ENOSPC' || refusal === 'EDQUOT') return full(scene.file, refusal, error);
-    return cannotOpen(
-      scene.file,
-      'SQLite cannot create its shared-memory file beside it, which it needs even to read a store in WAL mode; ' +
-        'copy the store to a writable folder',
-      error,
-    );
-  }
-  return fromSqlite(error, scene);
+  const refusal = fromSqlite(error, scene);
+  const cantOpen = readonly && (error as { code?: unknown } | null)?.code === 'SQLITE_CANTOPEN';
+  if (!cantOpen || (isSwitchyardError(refusal) && refusal.code === 'E_STORE_FULL')) return refusal;
+  return cannotOpen(
+    scene.file,
+    'SQLite cannot create its shared-memory file beside it, which it needs even to read a store in WAL mode; ' +
+      'copy the store to a writable folder',
+    error,
+  );
 }
 
 /** The checks that only read: the header, the schema, the version and, on request, every page. */

@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import { statSync } from 'node:fs';
 import type { Database, Statement } from 'better-sqlite3';
-import { systemClock } from '../policy/clock.ts';
 import { checkEventQuery, pageEvents } from './event-pages.ts';
 import { grantLease, renewedLease } from './lease.ts';
 import { decodeCursor, ENDED_STATUSES, encodeCursor, pageSize, statusFilter } from './query.ts';
@@ -72,11 +71,14 @@ export class SqliteRunStore implements RunStore {
   private readonly listings = new Map<string, Statement>();
   private readonly commitBatch: (batch: readonly StoreWrite[]) => void;
   private open = true;
+  /** How long a call waits out another process's lock before SQLite refuses it (ms). */
+  private readonly busyTimeoutMs: number;
 
   /** Use {@link openSqliteStore}, which checks and migrates the file first. */
   constructor(opened: OpenedFile) {
     this.db = opened.db;
     this.location = opened.file;
+    this.busyTimeoutMs = opened.options.busyTimeoutMs;
     this.sql = prepareStatements(this.db);
     const sql = this.sql;
     const apply = this.db.transaction((batch: readonly StoreWrite[]) => {
@@ -90,12 +92,11 @@ export class SqliteRunStore implements RunStore {
 
   async commit(batch: readonly StoreWrite[]): Promise<void> {
     if (!this.open) throw closed(this.location);
-    const started = systemClock.now();
     try {
       assertWritable(this.db, this.location);
       this.commitBatch(batch);
     } catch (error) {
-      throw this.failure(error, started, batch[0] === undefined ? undefined : runOfWrite(batch[0]));
+      throw this.failure(error, batch[0] === undefined ? undefined : runOfWrite(batch[0]));
     }
   }
 
@@ -296,18 +297,17 @@ export class SqliteRunStore implements RunStore {
   /** Runs `fn` on an open store, turning SQLite's failures into store errors that name the file. */
   private guard<T>(fn: () => T): T {
     if (!this.open) throw closed(this.location);
-    const started = systemClock.now();
     try {
       return fn();
     } catch (error) {
-      throw this.failure(error, started);
+      throw this.failure(error);
     }
   }
 
-  /** The store error of a failure of a call that started at `started` (the monotonic clock's ms). */
-  private failure(error: unknown, started: number, runId?: string): unknown {
-    const waitedMs = systemClock.now() - started;
-    return fromSqlite(error, { file: this.location, waitedMs, opening: false, runId });
+  /** The store error of a failure of a call (of a write for run `runId`, when it was for one). */
+  private failure(error: unknown, runId?: string): unknown {
+    const scene = { file: this.location, busyTimeoutMs: this.busyTimeoutMs, opening: false, runId };
+    return fromSqlite(error, scene);
   }
 
   /** Runs `fn` in an immediate transaction, so that a read and the write it decides are one step. */

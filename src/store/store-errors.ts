@@ -56,6 +56,11 @@ export function closed(location: string): SwitchyardError {
 export function runLost(runId: string, location: string): SwitchyardError {
   return new SwitchyardError(
     'E_STORE_RUN_LOST',
-    `run '${runId}' is gone from Redis at ${location}: its records were lost (Redis restarted without persistence, or was flushed), so no worker can end it; submit it again, and give Redis persistence (appendonly yes) to keep runs across restarts`,
+    `${runLostFact(runId, location)}, so no worker can end it; submit it again, and give Redis persistence (appendonly yes) to keep runs across restarts`,
   );
+}
+
+/** What {@link runLost} says happened, for a line that says what is done about it (a worker's). */
+export function runLostFact(runId: string, location: string): string {
+  return `run '${runId}' is gone from Redis at ${location}: its records were lost (Redis restarted without persistence, or was flushed)`;
 }

@@ -212,6 +212,9 @@ describe('classifyError: statuses retried only with a hint (413)', () => {
       status: 413,
     });
     expect(classifyError(aiSdk({}, 413), options)).toMatchObject({ retryable: false, status: 413 });
+    // Listed as never retried, it is not, hint or not.
+    const never = { ...options, nonRetryableStatuses: [413] };
+    expect(classifyError(aiSdk({ 'retry-after': '5' }, 413), never)).toMatchObject({ retryable: false });
   });
 
   it('follows the policy: an empty list, or 413 listed as never retried, turns it off', () => {
