@@ -15,7 +15,7 @@ export interface CliIO {
 }
 
 /** Writes `data` to the process's stdout and resolves once it is handed to the system. */
-function writeStdout(data: string | Uint8Array): Promise<void> {
+export function writeProcessStdout(data: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
     process.stdout.write(data, (error) => (error ? reject(error) : resolve()));
   });
@@ -29,7 +29,7 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     isTTY: Boolean(process.stdout.isTTY),
     stdin: process.stdin,
-    write: writeStdout,
+    write: writeProcessStdout,
     progress: process.stderr,
   };
 }

@@ -7,7 +7,7 @@ import type { Command } from 'commander';
 import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import { MAX_DOCUMENT_BYTES } from '../document/limits.ts';
 import { SwitchyardError } from '../errors.ts';
-import type { CliIO } from './io.ts';
+import { type CliIO, writeProcessStdout } from './io.ts';
 
 /** The path that means standard input or output. */
 export const DASH = '-';
@@ -100,9 +100,7 @@ export async function writeStdout(
     io.out(data);
     return;
   }
-  await new Promise<void>((resolve, reject) => {
-    process.stdout.write(data, (error) => (error ? reject(error) : resolve()));
-  });
+  await writeProcessStdout(data);
 }
 
 /**
