@@ -4,6 +4,7 @@
  * addon an install without scripts leaves out (better-sqlite3). A missing or broken one is one line naming
  * the command that fixes it and the way around it.
  */
+import { isAbsolute } from 'node:path';
 import { SwitchyardError } from './errors.ts';
 
 /** An optional peer dependency, described for the line that says how to install it. */
@@ -40,11 +41,15 @@ function rebuildOf(name: string, error: unknown, missing: boolean): string {
 }
 
 // Node's ES module loader says `Cannot find package 'x' imported from …`; require says `Cannot find module 'x'`.
-const NOT_FOUND = /Cannot find (?:package|module) '([^']+)'/u;
+/** What a failed import says of the specifier it could not find; group 1 is the specifier. */
+export const NOT_FOUND = /Cannot find (?:package|module) '([^']+)'/u;
 
-/** The package name of a bare specifier (`@scope/name/sub` → `@scope/name`), or undefined for a path. */
-function packageOf(specifier: string): string | undefined {
-  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.includes(':')) return undefined;
+/**
+ * The package of a bare specifier (`@scope/name/sub` → `@scope/name`), or undefined for a relative or
+ * absolute path, a `#` import or a URL (`node:fs`, `file:…`).
+ */
+export function packageOf(specifier: string): string | undefined {
+  if (/^[./#]|^[a-z][\w+.-]*:/iu.test(specifier) || isAbsolute(specifier)) return undefined;
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }

@@ -5,6 +5,7 @@
  */
 import { isAbsolute, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NOT_FOUND, packageOf } from '../optional-import.ts';
 
 /** Where an import failed and why, on one line. */
 export interface UnresolvedImport {
@@ -44,13 +45,6 @@ function packageAt(path: string): string | undefined {
   return name.startsWith('@') ? `${name}/${parts[at + 2] ?? ''}` : name;
 }
 
-/** The package of a bare specifier (`@s/p/x` → `@s/p`), or undefined for a path or URL. */
-function packageOf(specifier: string): string | undefined {
-  if (/^[./#]|^[a-z][\w+.-]*:/iu.test(specifier) || isAbsolute(specifier)) return undefined;
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
-}
-
 interface Reading {
   readonly specifier: string;
   readonly why: string;
@@ -61,7 +55,7 @@ interface Reading {
 type Reader = (message: string, show: ShowPath) => Reading | undefined;
 
 const notFound: Reader = (message, show) => {
-  const found = /Cannot find (?:package|module) '([^']+)'/u.exec(message);
+  const found = NOT_FOUND.exec(message);
   if (!found) return undefined;
   const target = found[1] as string;
   const pkg = packageOf(target);
