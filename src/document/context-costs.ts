@@ -3,6 +3,8 @@
  * processing one context costs jsonld.js, in units of one term definition processed or copied. Used by
  * {@link expansionWork} to bound the processor's work before it runs.
  */
+
+import { isRecord, pointerSegment } from './json.ts';
 import { CONTEXT_IRI } from './model.ts';
 
 type Json = Record<string, unknown>;
@@ -34,14 +36,6 @@ export interface Definitions {
   readonly typeMaps: ReadonlySet<string>;
 }
 
-export function isRecord(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-export function segment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 /** The entries of a context value: an array's items, or the value itself. */
 export function contextEntries(context: unknown): unknown[] {
   return Array.isArray(context) ? context : [context];
@@ -68,7 +62,7 @@ export function collectDefinitions(raw: unknown): Definitions {
       for (const [key, inner] of Object.entries(value)) {
         if (key === '@context') contexts.push({ context: inner, pointer: `${pointer}/@context` });
         else if (inner !== null && typeof inner === 'object') {
-          stack.push({ value: inner, pointer: `${pointer}/${segment(key)}` });
+          stack.push({ value: inner, pointer: `${pointer}/${pointerSegment(key)}` });
         }
       }
     }
@@ -88,7 +82,7 @@ export function collectDefinitions(raw: unknown): Definitions {
         if (isRecord(definition) && contextEntries(definition['@container']).includes('@type'))
           typeMaps.add(term);
         if (isRecord(definition) && Object.hasOwn(definition, '@context')) {
-          const at = `${base}/${segment(term)}`;
+          const at = `${base}/${pointerSegment(term)}`;
           const inner = definition['@context'];
           if (!scoped.has(term))
             scoped.set(term, { context: inner, text: JSON.stringify(inner), pointer: at });

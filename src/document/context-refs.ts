@@ -4,16 +4,9 @@
  * offline, so each other reference is refused with its position before the JSON-LD processor runs.
  */
 import { type Problem, problem } from '../errors.ts';
+import { isRecord, pointerSegment } from './json.ts';
 import { clip, MAX_SCOPED_CONTEXTS } from './limits.ts';
 import { CONTEXT_IRI } from './model.ts';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
-
-function segment(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /** What a walk over the contexts of a document found. */
 interface Found {
@@ -35,8 +28,8 @@ function contextReferences(context: unknown, at: string, found: Found): void {
     if (typeof imported === 'string') found.refs.push({ url: imported, pointer: `${at}/@import` });
     for (const [term, definition] of Object.entries(context)) {
       if (isRecord(definition) && '@context' in definition) {
-        found.scoped.push(`${at}/${segment(term)}`);
-        contextReferences(definition['@context'], `${at}/${segment(term)}/@context`, found);
+        found.scoped.push(`${at}/${pointerSegment(term)}`);
+        contextReferences(definition['@context'], `${at}/${pointerSegment(term)}/@context`, found);
       }
     }
   }
@@ -65,7 +58,7 @@ export function refusedContexts(raw: unknown, file?: string): Problem[] {
     } else if (isRecord(value)) {
       for (const [key, inner] of Object.entries(value)) {
         if (key === '@context') contextReferences(inner, `${pointer}/@context`, found);
-        else stack.push({ value: inner, pointer: `${pointer}/${segment(key)}` });
+        else stack.push({ value: inner, pointer: `${pointer}/${pointerSegment(key)}` });
       }
     }
   }

@@ -6,16 +6,14 @@
  * much faster than the document. What the `Dag` node does not reach is left out: `unreachedNodes`
  * (lossless.ts) refuses such documents first.
  */
+
+import { isRecord } from './json.ts';
 import { MAX_DOCUMENT_DEPTH } from './limits.ts';
 import { VOCAB_IRI } from './model.ts';
 
 type Json = Record<string, unknown>;
 
 const DAG_TYPE = `${VOCAB_IRI}Dag`;
-
-function isRecord(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function isReference(value: Json): value is { '@id': string } {
   return typeof value['@id'] === 'string' && Object.keys(value).length === 1;

@@ -11,14 +11,8 @@
  * a type's context, which is copied afresh at each node), only the writing out of the context's text is
  * counted.
  */
-import {
-  collectDefinitions,
-  contextCosts,
-  contextEntries,
-  isRecord,
-  SWITCHYARD_TERMS,
-  segment,
-} from './context-costs.ts';
+import { collectDefinitions, contextCosts, contextEntries, SWITCHYARD_TERMS } from './context-costs.ts';
+import { isRecord, pointerSegment } from './json.ts';
 import { clip } from './limits.ts';
 
 /** The estimate, and where the context is written that most of it comes from. */
@@ -179,7 +173,7 @@ export function expansionWork(raw: unknown, bound = Number.POSITIVE_INFINITY): E
       if (inner === null || typeof inner !== 'object') continue;
       stack.push({
         value: inner,
-        pointer: `${pointer}/${segment(name)}`,
+        pointer: `${pointer}/${pointerSegment(name)}`,
         key: termKey,
         property: definition ? name : undefined,
         fresh: below,

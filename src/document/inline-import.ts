@@ -7,13 +7,10 @@
  * refused before this runs (`refusedContexts`).
  */
 import { contextDocument } from './context-loader.ts';
+import { isRecord } from './json.ts';
 import { CONTEXT_IRI } from './model.ts';
 
 type Json = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** True when some object of `value` has an `@import` entry. */
 function hasImport(value: unknown): boolean {

@@ -1,3 +1,5 @@
+import { isRecord } from './json.ts';
+
 /**
  * Whether a document with the canonical context uses JSON-LD beyond what the schema describes: typed or
  * tagged literals, `@list`/`@set` objects, node references, keywords, compact or absolute IRIs as keys,
@@ -9,10 +11,6 @@
 const ARRAY_TERMS = new Set(['entrypoints', 'budgets', 'placements', 'routes', 'input', 'result', 'resets']);
 
 const VALUE_KEYWORDS = ['@value', '@id', '@list', '@set', '@language', '@direction', '@included', '@reverse'];
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /**
  * True when `raw` uses any JSON-LD feature the canonical compact form does not (see the module comment).

@@ -3,14 +3,11 @@
  * and would be written out as U+FFFD, like a text that writes U+FFFD itself, so two different documents
  * would read alike.
  */
+import { pointerSegment } from './json.ts';
 
 const LONE_SURROGATE = /\p{Cs}/u;
 /** A text without a surrogate escape or a lone surrogate cannot parse to a string that holds one. */
 const MAY_HOLD_SURROGATE = /\\u[dD][89a-fA-F]|\p{Cs}/u;
-
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
 
 /**
  * The pointer of the first name or string in `value` holding a lone UTF-16 surrogate (a `\ud800` escape
@@ -30,7 +27,7 @@ function loneSurrogateAt(value: unknown): string | undefined {
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i] as [string, unknown];
-        const at = `${pointer}/${escapeSegment(key)}`;
+        const at = `${pointer}/${pointerSegment(key)}`;
         if (LONE_SURROGATE.test(key)) return at;
         stack.push({ value: inner, pointer: at });
       }

@@ -5,6 +5,7 @@
  * place it is written.
  */
 import { type Problem, problem } from '../errors.ts';
+import { isRecord, pointerSegment } from './json.ts';
 import { clip } from './limits.ts';
 import { VOCAB_IRI } from './model.ts';
 import type { NodeMap } from './node-map.ts';
@@ -13,10 +14,6 @@ type Json = Record<string, unknown>;
 
 const DAG_TYPE = `${VOCAB_IRI}Dag`;
 const MAX_REPORTED = 20;
-
-function isRecord(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 function types(node: Json): unknown[] {
   const type = node['@type'];
@@ -83,7 +80,7 @@ function writtenAt(raw: unknown, keys: ReadonlySet<string>, id: string, topLevel
       }
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i] as [string, unknown];
-        stack.push({ value: inner, pointer: `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+        stack.push({ value: inner, pointer: `${pointer}/${pointerSegment(key)}` });
       }
     }
   }
@@ -105,8 +102,7 @@ function namedGraphPointer(raw: unknown): string {
       const own = Object.keys(value).filter((k) => k !== '@context' && k !== '@graph');
       if ('@graph' in value && (pointer !== '' || own.length > 0)) return `${pointer}/@graph`;
       for (const [key, inner] of Object.entries(value)) {
-        if (key !== '@context')
-          stack.push({ value: inner, pointer: `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}` });
+        if (key !== '@context') stack.push({ value: inner, pointer: `${pointer}/${pointerSegment(key)}` });
       }
     }
   }

@@ -1,3 +1,5 @@
+import { isRecord } from './json.ts';
+
 /**
  * The node map of an expanded JSON-LD document (its default graph): every node once, at the top level,
  * with every edge written forward as a reference from its subject. A document may write the same graph in
@@ -15,10 +17,6 @@ export interface NodeMap {
   readonly nodes: readonly Json[];
   /** The id of the `index`th top-level node of the expanded form (a fresh blank node id when it has none). */
   readonly topLevelIds: readonly string[];
-}
-
-function isRecord(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 function asArray(value: unknown): unknown[] {

@@ -8,6 +8,7 @@ import { refusedContexts } from './context-refs.ts';
 import { nestFlattened } from './embed-nodes.ts';
 import { expansionWork } from './expansion-work.ts';
 import { inlineImports } from './inline-import.ts';
+import { pointerSegment } from './json.ts';
 import { compactDag, expand, oneLine, safeModeEvent, switchyardCause } from './jsonld-api.ts';
 import { clip, MAX_EXPANSION_WORK } from './limits.ts';
 import { namedGraphs, unreachedNodes } from './lossless.ts';
@@ -67,7 +68,7 @@ function findProperty(value: unknown, name: string, at = ''): string | undefined
   if (value === null || typeof value !== 'object') return undefined;
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
   for (const [key, inner] of entries) {
-    const pointer = `${at}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const pointer = `${at}/${pointerSegment(key)}`;
     if (!Array.isArray(value) && key === name) return pointer;
     const found = findProperty(inner, name, pointer);
     if (found !== undefined) return found;
@@ -89,7 +90,7 @@ function contextPointer(raw: unknown, text: unknown): string {
       ? value.map((v, i) => [String(i), v] as const)
       : Object.entries(value);
     for (const [key, inner] of entries) {
-      const at = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const at = `${pointer}/${pointerSegment(key)}`;
       stack.push({ value: inner, pointer: at, inContext: inContext || key === '@context' });
     }
   }

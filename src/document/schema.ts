@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { type Problem, problem } from '../errors.ts';
 import { validate as generated } from './dag.validator.generated.ts';
+import { pointerSegment } from './json.ts';
 import { clip, MAX_SCHEMA_PROBLEMS, quote } from './limits.ts';
 import type { Locate } from './parse-json.ts';
 
@@ -32,10 +33,6 @@ export interface SchemaContext {
   readonly locate?: Locate;
   /** Said before each message when the pointers do not refer to the text as written (normalised documents). */
   readonly prefix?: string;
-}
-
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
 function show(pointer: string): string {
@@ -67,7 +64,7 @@ function describe(error: ErrorObject): { pointer: string; text: string } {
       const name = String(params.additionalProperty);
       const allowed = Object.keys((parent.properties ?? {}) as SchemaNode);
       return {
-        pointer: `${at}/${escapeSegment(name)}`,
+        pointer: `${at}/${pointerSegment(name)}`,
         text: `${show(at)}: unknown property '${clip(name)}' — remove it or check its spelling; allowed: ${list(allowed)}`,
       };
     }

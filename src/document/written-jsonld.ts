@@ -6,6 +6,7 @@
  * normalisation still shows the line and column the author wrote.
  */
 import { contextDocument } from './context-loader.ts';
+import { isRecord, pointerSegment } from './json.ts';
 import { VOCAB_IRI } from './model.ts';
 
 type Json = Record<string, unknown>;
@@ -25,14 +26,6 @@ interface WrittenIndex {
 }
 
 const indexes = new WeakMap<object, WrittenIndex>();
-
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
-function isRecord(value: unknown): value is Json {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** Term definitions (term → IRI or keyword as written) of a context value, for the terms it names. */
 function addDefinitions(context: unknown, into: Map<string, string>): void {
@@ -86,7 +79,7 @@ function buildIndex(raw: unknown): WrittenIndex {
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i] as string;
         if (key === '@context') addDefinitions(value[key], definitions);
-        else stack.push({ pointer: `${pointer}/${escapeSegment(key)}`, value: value[key] });
+        else stack.push({ pointer: `${pointer}/${pointerSegment(key)}`, value: value[key] });
       }
     }
   }
@@ -156,7 +149,7 @@ function property(index: WrittenIndex, node: WrittenNode, field: string, value?:
   const name = index.local(field) ?? field;
   const prop = node.props.get(name);
   if (!prop) return node.pointer;
-  const at = `${node.pointer}/${escapeSegment(prop.key)}`;
+  const at = `${node.pointer}/${pointerSegment(prop.key)}`;
   if (value === undefined || !Array.isArray(prop.value)) return at;
   const i = prop.value.findIndex((item) => stringsOf(item).includes(String(value)));
   return i < 0 ? at : `${at}/${i}`;

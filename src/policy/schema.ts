@@ -3,6 +3,7 @@
  * its JSON pointer.
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { pointerSegment } from '../document/json.ts';
 import { type Problem, problem } from '../errors.ts';
 import { validate as generated } from './policy.validator.generated.ts';
 
@@ -16,19 +17,15 @@ export interface ProblemSource {
 // error reported and each carrying its schema object (messages list the allowed fields from it).
 const validate = generated as unknown as ValidateFunction;
 
-function escapePointer(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-
 /** The pointer of the offending value: for an unknown property, the property itself. */
 function pointerOf(error: ErrorObject): string {
   if (error.keyword === 'additionalProperties') {
     const name = (error.params as { additionalProperty: string }).additionalProperty;
-    return `${error.instancePath}/${escapePointer(name)}`;
+    return `${error.instancePath}/${pointerSegment(name)}`;
   }
   if (error.keyword === 'propertyNames') {
     const name = (error.params as { propertyName: string }).propertyName;
-    return `${error.instancePath}/${escapePointer(name)}`;
+    return `${error.instancePath}/${pointerSegment(name)}`;
   }
   return error.instancePath;
 }
