@@ -5,6 +5,7 @@
  */
 import { type Catalog, normalise } from './catalog.ts';
 import type { OriginFilter } from './origin.ts';
+import { ORDINALS } from './references.ts';
 import type { Book, Memory } from './types.ts';
 
 /** What a follow-up refers to: one earlier book, or books like the one the reader started from. */
@@ -26,18 +27,6 @@ export interface FollowUp {
   readonly origin?: OriginFilter;
 }
 
-const ORDINALS: Readonly<Record<string, number>> = {
-  first: 1,
-  '1st': 1,
-  second: 2,
-  '2nd': 2,
-  third: 3,
-  '3rd': 3,
-  fourth: 4,
-  '4th': 4,
-  fifth: 5,
-  '5th': 5,
-};
 const ORDINAL = /\b(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|last)(?: one| book| title| novel)?\b/;
 /** "number two", "item 2": a place in the last answer's list, by its number. */
 const NUMBERED = /\b(?:number|item) (1|2|3|4|5|one|two|three|four|five)\b/;

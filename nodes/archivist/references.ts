@@ -5,7 +5,8 @@
  */
 import type { Memory } from './types.ts';
 
-const ORDINALS: Readonly<Record<string, number>> = {
+/** Ordinal words and their places in a list ("second" → 2). */
+export const ORDINALS: Readonly<Record<string, number>> = {
   first: 1,
   '1st': 1,
   second: 2,
