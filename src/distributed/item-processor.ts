@@ -119,7 +119,7 @@ export class ItemProcessor {
           const ending = next ?? scope.run.stopped(dagId, state, at.key, 'node');
           after = this.ending(where, state, ending);
         } else {
-          const moved = transit(scope.run, prep, state, at, carry, next, started);
+          const moved = transit(scope.run, { prep, state, at, carry }, next, started);
           after = await this.carryOn(wiring, scope, where, prep, state, at, carry, moved);
         }
       }

@@ -82,7 +82,7 @@ export function startFanning(
     started,
     key: gatherKey(wiring.keys.base, dagId, state, at.key, visit),
     parent,
-    fail: (error) => transit(run, prep, state, at, carry, { error }, started),
+    fail: (error) => transit(run, { prep, state, at, carry }, { error }, started),
   };
 }
 
@@ -117,7 +117,7 @@ export function fanOut(
   const entry = body?.compiled.entrypoints[0];
   if (list.length === 0 || (body !== undefined && entry === undefined)) {
     carry.gathered = [];
-    return transit(run, prep, state, at, carry, { output: 'done' }, started);
+    return transit(run, { prep, state, at, carry }, { output: 'done' }, started);
   }
   const idOfJobs = gatheredJobId(key);
   const childJob = (element: unknown, index: number) => {
