@@ -66,7 +66,8 @@ export async function runPhases(
     }
     if (ev) {
       const output = failure === undefined ? 'done' : 'error';
-      run.placementEnd(ev, runItem.id, dagId, at.key, output, started, failure?.error);
+      const error = failure?.error;
+      run.placementEnd(ev, { item: runItem.id, dag: dagId, placement: at.key, output, error }, started);
     }
     if (failure !== undefined) return failure;
   }

@@ -296,7 +296,7 @@ export function bodyOutcome(
     if (ev) {
       const error = 'error' in outcome ? summarise(outcome.error) : undefined;
       const output = 'error' in outcome ? 'error' : outcome.output;
-      run.placementEnd(ev, child.id, dagId, at.key, output, started, error);
+      run.placementEnd(ev, { item: child.id, dag: dagId, placement: at.key, output, error }, started);
     }
     return outcome;
   };

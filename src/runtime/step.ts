@@ -228,7 +228,12 @@ export function transit(
   const ev = run.events;
   if (ev) {
     const error = 'error' in outcome ? summarise(outcome.error) : undefined;
-    run.placementEnd(ev, state.id, dagId, at.key, decision.output, started, error, now);
+    run.placementEnd(
+      ev,
+      { item: state.id, dag: dagId, placement: at.key, output: decision.output, error },
+      started,
+      now,
+    );
   }
   if (decision.type === 'fail') return run.failed(dagId, state, at.key, decision.error);
   let delayMs = 0;
@@ -239,7 +244,7 @@ export function transit(
     delayMs = decision.delayMs;
     if (delayMs > 0) reason = decision.delaySource;
   }
-  const to = follow(run, dagId, state, at, decision, now);
+  const to = follow(run, item, decision, now);
   // A durable run records the transition now, in the same turn as its events, before the item acts on it.
   const recorder = run.durable?.recorder;
   if (recorder !== undefined) {
