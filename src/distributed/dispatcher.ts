@@ -3,9 +3,9 @@ import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import type { CompiledDag } from '../graph/compile.ts';
-import { systemClock } from '../policy/clock.ts';
+import { systemClock, withWallTime } from '../policy/clock.ts';
 import { resolvePolicy } from '../policy/resolve.ts';
-import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
+import type { Clock, PolicyInput, RuntimePolicy } from '../policy/types.ts';
 import { Admissions, reachableDags } from '../runtime/admit.ts';
 import { copyJson } from '../runtime/copy.ts';
 import type { RunOptions } from '../runtime/dispatcher.ts';
@@ -60,6 +60,11 @@ export interface DistributedDispatcherOptions {
    * Redis, opened and closed by the dispatcher.
    */
   readonly store?: RunStore;
+  /**
+   * Time for following runs (events' times, the run deadline's wall time); default {@link systemClock}. A
+   * clock without `wallNow` reads the system's wall time. The workers' own clocks time their jobs.
+   */
+  readonly clock?: Clock;
 }
 
 /** The options of a distributed run: those of a local run that cross processes. */
@@ -138,7 +143,7 @@ export async function createDistributedDispatcher(
   // BullMQ is loaded when a distributed dispatcher is made, so that importing the library does not load it.
   const { Queue: QueueClass } = await import('bullmq');
   const queue = new QueueClass(options.queue ?? DEFAULT_QUEUE, { connection: redis, prefix });
-  const clock = systemClock;
+  const clock = withWallTime(options.clock ?? systemClock);
   const closing = new AbortController();
   // Submissions under way: close() lets each finish, since one cut off half-way would leave a run recorded
   // as running whose jobs never reached the queue.
