@@ -67,7 +67,7 @@ class Batcher {
       for (const entry of entries) entry.reject(run.signal.reason);
       return;
     }
-    run.executions += entries.length;
+    run.count('executions', entries.length);
     const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
     const dagId = prep.compiled.dag.id;
     const services = run.env.services;

@@ -193,10 +193,7 @@ async function carryOut(
     aborted: result.aborted,
     phaseErrors,
     stats: {
-      executions: run.executions,
-      retries: run.retries,
-      salvages: run.salvages,
-      exhausted: run.exhausted,
+      ...run.tally,
       durationMs,
       byTerminal: result.byTerminal,
     },

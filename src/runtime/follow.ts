@@ -26,7 +26,7 @@ export function follow(
         now,
       );
     if (route.kind === 'salvage') {
-      run.salvages++;
+      run.count('salvages');
       if (ev) ev.emit({ type: 'salvage', item, dag: dagId, from: at.key, to: target.key, reason }, now);
     }
     return target;
@@ -35,7 +35,7 @@ export function follow(
     spend(state, decision.budget);
     if (route.route.resets !== undefined) resetBudgets(state, route.route.resets);
     state.trail.push({ placement: at.key, output, to: target.key, kind: 'retry' });
-    run.retries++;
+    run.count('retries');
     if (ev) {
       const { budget, attempt, delayMs, delaySource } = decision;
       ev.emit(
@@ -61,7 +61,7 @@ export function follow(
     }
     return target;
   }
-  run.exhausted++;
+  run.count('exhausted');
   state.trail.push({ placement: at.key, output, to: target.key, kind: 'exhausted' });
   if (ev) {
     const why = decision.why;
@@ -85,7 +85,7 @@ export function follow(
   }
   // An exhaustion route to a recovery placement is a salvage; one straight to a terminal only ends the item.
   if (target.placement.kind !== 'terminal') {
-    run.salvages++;
+    run.count('salvages');
     if (ev) ev.emit({ type: 'salvage', item, dag: dagId, from: at.key, to: target.key, reason }, now);
   }
   return target;

@@ -42,7 +42,7 @@ export async function runPhases(
       const message = `phase '${at.key}' needs node '${iri}' with a run function; register it in createDispatcher({ nodes })`;
       failure = { placement: at.key, error: summarise(engineError('E_NODE_NOT_REGISTERED', message)) };
     } else {
-      run.executions++;
+      run.count('executions');
       const scope = scopeOf(source, prep.timings[at.index]?.deadlineMs ?? fallbackDeadlineMs);
       const ctx = new ExecutionContext(
         scope,

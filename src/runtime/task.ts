@@ -62,7 +62,7 @@ export function runTask(
   if (node.batch !== undefined) return batcherOf(run, prep, at, node).submit(state, visit, run);
   // An aborted run calls no more nodes, whatever path reached this execution.
   if (run.stopReason !== undefined) throw run.signal.reason;
-  run.executions++;
+  run.count('executions');
   const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
   const dagId = prep.compiled.dag.id;
   const ctx = new ExecutionContext(
