@@ -65,7 +65,22 @@ export class RunScope {
 
   /** Adds `n` (default 1) to one of the run's counters; the run and its scopes count together. */
   count(counter: keyof Tally, n = 1): void {
-    this.counters[counter] += n;
+    // A named store per counter: this runs on every execution, and a store keyed by a variable is slower.
+    const counters = this.counters;
+    switch (counter) {
+      case 'executions':
+        counters.executions += n;
+        break;
+      case 'retries':
+        counters.retries += n;
+        break;
+      case 'salvages':
+        counters.salvages += n;
+        break;
+      case 'exhausted':
+        counters.exhausted += n;
+        break;
+    }
   }
 
   /** The run's counters so far, as a value of their own that later counts do not change. */
