@@ -7,6 +7,7 @@
  */
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledDag, CompiledPlacement } from '../graph/compile.ts';
+import { admitItemData } from './item-data.ts';
 
 /** Which way a run starts: each knows its own options (see {@link RUN_OPTION_NAMES}). */
 export type RunStart = 'run' | 'resume' | 'distributed';
@@ -87,6 +88,22 @@ export function checkRunOptions(start: RunStart, options: unknown, input?: unkno
   if (given.resume !== undefined) checkList('resume', given.resume, 'a checkpointed item state');
   else if (given.items !== undefined) checkList('items', given.items, "an object of the item's data");
   else if (!isRecord(input)) refuse(`the run's input is ${shown(input)}; give an object of the item's data`);
+}
+
+/**
+ * The data of a run's input items, checked against what item data may hold (see `item-data.ts`) and
+ * copied, so that the run never writes into the caller's objects: `options.items`, else the single `input`.
+ * Called after {@link checkRunOptions}, by every dispatcher alike. Throws `E_ITEM_DATA` naming the item
+ * (`items[2]`, `the input`), a JSON pointer to its first value JSON cannot hold, and what to give instead.
+ * @example
+ * admittedItems({}, { when: new Date() }); // throws E_ITEM_DATA: the input holds a Date at /when …
+ */
+export function admittedItems(
+  options: { readonly items?: readonly unknown[] | undefined },
+  input: unknown,
+): Record<string, unknown>[] {
+  if (options.items === undefined) return [admitItemData(input, 'the input')];
+  return options.items.map((data, i) => admitItemData(data, `items[${i}]`));
 }
 
 /**

@@ -49,6 +49,7 @@ function expectOneLine(result: { code: number; out: string; err: string }, code:
 const WEIRD_NODES = `
 export const nodes = [
   { id: 'urn:switchyard:node:compose', outputs: ['drafted'], run: (item) => {
+      if (item.data.weird !== true) return 'drafted';
       item.data.big = 12345678901234567890n;
       item.data.self = item.data;
       item.data.fn = () => 1;
@@ -241,9 +242,18 @@ describe('render refuses special and non-writable paths at once', () => {
 });
 
 describe('run --json with values JSON cannot hold', () => {
-  it('prints BigInt as a string, marks cycles, drops functions and undefined, writes dates as ISO text', async () => {
+  it('a node leaving them takes its error route, with the data as JSON holds it: BigInt as text, ISO dates', async () => {
     const result = await runCli(
-      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '{"topic":"whales"}', '--json'],
+      [
+        'run',
+        'cv.jsonld',
+        '--nodes',
+        'weird.ts',
+        '--no-store',
+        '--input',
+        '{"topic":"whales","weird":true}',
+        '--json',
+      ],
       dir,
     );
     expect(result.err).toBe('');
