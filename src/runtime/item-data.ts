@@ -65,11 +65,6 @@ class Fault {
 /** By object: `true` while it is being walked (an ancestor of what is walked), `false` once walked. */
 type Seen = Map<object, boolean>;
 
-// One map serves every check: checks never overlap, since a check calls no code but getters. A getter that
-// starts another check gets a map of its own.
-const shared: Seen = new Map();
-let sharedBusy = false;
-
 /**
  * Checks the data of an item the engine holds (what a node left in it) and normalises it in place: drops
  * `undefined` properties, turns `-0` into `0`, and copies an object met a second time or one without a
@@ -79,6 +74,7 @@ let sharedBusy = false;
  * checkItemData({ data: { when: new Date(0) } }); // { pointer: '/when', found: 'a Date', fix: 'convert the Date …' }
  */
 export function checkItemData(item: { data: unknown }): ItemDataFault | undefined {
+  if (isFlat(item.data)) return undefined;
   const fault = walkRoot(item.data, true);
   if (fault === undefined && Object.getPrototypeOf(item.data) === null) item.data = copyData(item.data);
   return fault;
@@ -92,7 +88,7 @@ export function checkItemData(item: { data: unknown }): ItemDataFault | undefine
  * admitItemData({ n: 1n }, 'items[0]'); // throws E_ITEM_DATA: items[0] holds a BigInt at /n …
  */
 export function admitItemData(data: unknown, where: string): Record<string, unknown> {
-  const fault = walkRoot(data, false);
+  const fault = isFlat(data) ? undefined : walkRoot(data, false);
   if (fault !== undefined) throw itemDataError(where, fault);
   return copyData(data) as Record<string, unknown>;
 }
@@ -124,24 +120,75 @@ export function replaceByJsonForm(item: { data: unknown }): void {
   if (checkItemData(item) !== undefined) item.data = {};
 }
 
+/**
+ * True for the common shape of item data, found in one cheap pass: an object whose prototype is
+ * `Object.prototype`, whose values are JSON primitives (no -0, no `undefined`), and at most one of them a
+ * plain object or array of such primitives. Such data is item data with nothing to normalise (an object at
+ * two places, or a cycle, needs two nested objects). Anything else goes through the full walk.
+ */
+function isFlat(data: unknown): boolean {
+  try {
+    return isFlatData(data);
+  } catch {
+    // A getter or a Proxy trap that throws: the full walk says where.
+    return false;
+  }
+}
+
+function isFlatData(data: unknown): boolean {
+  if (data === null || typeof data !== 'object' || Object.getPrototypeOf(data) !== Object.prototype) {
+    return false;
+  }
+  let nested = false;
+  // for-in walks the enumeration cache: several times cheaper than Object.keys on small objects. An
+  // inherited enumerable key (a polluted Object.prototype) is only checked as well, never written.
+  for (const key in data) {
+    const v = (data as Record<string, unknown>)[key];
+    if (v !== null && typeof v === 'object') {
+      if (nested || !hasFlatChildren(v)) return false;
+      nested = true;
+    } else if (!isPrimitive(v)) return false;
+  }
+  return true;
+}
+
+/** True for a plain object or dense array whose values are all JSON primitives. */
+function hasFlatChildren(value: object): boolean {
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    // A hole reads as undefined, which is no primitive: the full walk names it.
+    for (let i = 0; i < value.length; i++) if (!isPrimitive(value[i])) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (!isPrimitive((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/** A string, a boolean, null, or a finite number other than -0. */
+function isPrimitive(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !(v === 0 && 1 / v < 0);
+    case 'object':
+      return v === null;
+    default:
+      return false;
+  }
+}
+
+/** The full walk: every value checked, and normalised in place when `fix` is set. */
 function walkRoot(data: unknown, fix: boolean): ItemDataFault | undefined {
-  let seen = shared;
-  const own = sharedBusy;
-  if (own) seen = new Map();
-  else sharedBusy = true;
   try {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
       return { pointer: '', found: described(data), fix: 'give the item a plain object of data' };
     }
-    return walkObject(data, 1, fix, seen)?.done();
+    return walkObject(data, 1, fix, new Map())?.done();
   } catch (error) {
     return { pointer: '', found: `data that cannot be read (${thrownText(error)})`, fix: 'give plain data' };
-  } finally {
-    if (own) seen.clear();
-    else {
-      shared.clear();
-      sharedBusy = false;
-    }
   }
 }
 

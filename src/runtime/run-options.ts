@@ -27,6 +27,22 @@ const NOT_DISTRIBUTED: Readonly<Record<string, string>> = {
   files: 'a distributed run records no document files',
 };
 
+/**
+ * The options named when an unknown one is refused: one text for a local and a distributed run, so that
+ * both dispatchers refuse the same unknown option with the same message.
+ */
+const OPTIONS_TEXT: Readonly<Record<RunStart, string>> = {
+  run: runOptionsText(),
+  distributed: runOptionsText(),
+  resume: `a resume option; the options of a resume are ${RUN_OPTION_NAMES.resume.join(', ')}`,
+};
+
+function runOptionsText(): string {
+  const both = RUN_OPTION_NAMES.distributed;
+  const local = RUN_OPTION_NAMES.run.filter((name) => !both.includes(name));
+  return `a run option; the options of a run are ${both.join(', ')}, and of a run in process also ${local.join(', ')}`;
+}
+
 /** The longest run id admitted, in characters. */
 const RUN_ID_MAX = 200;
 
@@ -61,7 +77,7 @@ export function checkRunOptions(start: RunStart, options: unknown, input?: unkno
     if (known.includes(name) || given[name] === undefined) continue;
     const instead = start === 'distributed' ? NOT_DISTRIBUTED[name] : undefined;
     if (instead !== undefined) refuse(`a distributed run has no option ${name}; ${instead}`);
-    refuse(`'${name.slice(0, 40)}' is not a run option; the options are ${known.join(', ')}`);
+    refuse(`'${name.slice(0, 40)}' is not ${OPTIONS_TEXT[start]}`);
   }
   checkDeadline(given.deadlineMs);
   checkFunction('onEvent', given.onEvent);
