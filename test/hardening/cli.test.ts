@@ -121,6 +121,16 @@ describe('exit codes: 2 for a wrong command line, 1 for a problem in what it nam
       dir,
     );
     expectOneLine(input, EXIT_PROBLEM, /--input has no items/);
+    // 1e400 parses as Infinity, which item data cannot hold: refused before the run, with where it is.
+    const infinite = await runCli(
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '[{"ok":1},{"n":[1e400]}]'],
+      dir,
+    );
+    expectOneLine(
+      infinite,
+      EXIT_PROBLEM,
+      /^switchyard: items\[1\] holds Infinity at \/n\/0, .*\(E_ITEM_DATA\)$/,
+    );
   });
 
   it('archivist follows the same convention', async () => {

@@ -382,6 +382,18 @@ describe('item data is copied where it must not be shared', () => {
     });
   });
 
+  it('saved states given as resume are checked as input items are', async () => {
+    const dispatcher = createDispatcher({ nodes: [append], clock: virtualClock() });
+    const first = await dispatcher.run(appendDag, { nested: { list: [] } });
+    const saved = first.items[0]?.state;
+    if (saved === undefined) throw new Error('no state');
+    const run = dispatcher.run(appendDag, {}, { resume: [{ ...saved, data: { due: new Date(0) } }] });
+    await expect(run).rejects.toMatchObject({
+      code: 'E_ITEM_DATA',
+      message: expect.stringMatching(/^resume\[0\]\.data holds a Date at \/due, .*toISOString/u),
+    });
+  });
+
   it("a resumed run never writes into the caller's checkpoint objects", async () => {
     const dispatcher = createDispatcher({ nodes: [append], clock: virtualClock() });
     const first = await dispatcher.run(appendDag, { nested: { list: [] } });
