@@ -7,14 +7,19 @@ import { systemClock, withWallTime } from '../policy/clock.ts';
 import { resolvePolicy } from '../policy/resolve.ts';
 import type { Clock, PolicyInput, RuntimePolicy } from '../policy/types.ts';
 import { Admissions, reachableDags } from '../runtime/admit.ts';
-import { copyJson } from '../runtime/copy.ts';
 import type { RunOptions } from '../runtime/dispatcher.ts';
 import { EventStream } from '../runtime/event-stream.ts';
 import { createItemState } from '../runtime/item-state.ts';
 import { type NodeDefinition, type NodeRegistry, registryOf } from '../runtime/node.ts';
 import { isCompiled } from '../runtime/prepare.ts';
 import { Run } from '../runtime/run.ts';
-import { checkRunOptions, givenOptions, listenerOf, pickEntrypoint } from '../runtime/run-options.ts';
+import {
+  admittedItems,
+  checkRunOptions,
+  givenOptions,
+  listenerOf,
+  pickEntrypoint,
+} from '../runtime/run-options.ts';
 import { openRedisStore, RedisRunStore } from '../store/redis.ts';
 import { connectRedis } from '../store/redis-connect.ts';
 import { runLost } from '../store/store-errors.ts';
@@ -162,12 +167,11 @@ export async function createDistributedDispatcher(
       );
     }
     checkRunOptions('distributed', runOptions, input);
+    const admitted = admittedItems(runOptions, input);
     const prep = admissions.root(isCompiled(dag) ? dag.dag : dag);
     const compiled = prep.compiled;
     const entry = pickEntrypoint(compiled, runOptions.entrypoint);
-    const states = (runOptions.items ?? [input]).map((data, i) =>
-      createItemState(String(i + 1), copyJson(data)),
-    );
+    const states = admitted.map((data, i) => createItemState(String(i + 1), data));
     const deadlineMs = runOptions.deadlineMs ?? policy.run.deadlineMs;
     const deadlineAt = deadlineMs === undefined ? undefined : clock.wallNow() + deadlineMs;
     const library = reachableDags(compiled.dag, { get: (iri) => admissions.iri(iri)?.compiled.dag }).slice(1);

@@ -2,6 +2,7 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { classifyError } from '../policy/classify.ts';
 import { engineError, summarise, withEngineCode } from './error-summary.ts';
 import { ExecutionContext, isThenableNodeResult, type SignalSource, scopeOf, settleNode } from './execute.ts';
+import { checkItemData, faultText, replaceByJsonForm } from './item-data.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { Prepared } from './prepare.ts';
 import type { PhaseError } from './run.ts';
@@ -62,6 +63,12 @@ export async function runPhases(
         if (source.signal.aborted && run.stopReason !== undefined) return undefined;
         const classified = withEngineCode(error, classifyError(error, run.env.policy.classification));
         failure = { placement: at.key, error: summarise(classified) };
+      }
+      const fault = checkItemData(runItem);
+      if (fault !== undefined) {
+        replaceByJsonForm(runItem);
+        const message = `the phase at placement '${at.key}' left run data that ${faultText(fault)}`;
+        failure = { placement: at.key, error: summarise(engineError('E_ITEM_DATA', message)) };
       }
     }
     if (ev) {

@@ -11,6 +11,7 @@ import {
   scopeOf,
   settleNode,
 } from './execute.ts';
+import { checkItemData, faultText, replaceByJsonForm } from './item-data.ts';
 import type { ItemState } from './item-state.ts';
 import type { NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
@@ -80,24 +81,39 @@ export function runTask(
     result = (node.run as NonNullable<typeof node.run>)(state, ctx);
   } catch (error) {
     ctx.release();
-    return classifyThrown(run, error);
+    return dataChecked(state, at.key, classifyThrown(run, error));
   }
   if (!isThenableNodeResult<NodeResult>(result)) {
     ctx.release();
-    return toOutcome(run, result, at.key);
+    return dataChecked(state, at.key, toOutcome(run, result, at.key));
   }
   return settleNode(result, run.signal, run.clock, at.key, scope).then(
     (value) => {
       ctx.release();
-      return ctx.stepFailure === undefined
-        ? toOutcome(run, value, at.key)
-        : stepValueOutcome(ctx.stepFailure);
+      const outcome =
+        ctx.stepFailure === undefined ? toOutcome(run, value, at.key) : stepValueOutcome(ctx.stepFailure);
+      return dataChecked(state, at.key, outcome);
     },
     (error: unknown) => {
       ctx.release();
-      return ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure);
+      const outcome =
+        ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure);
+      return dataChecked(state, at.key, outcome);
     },
   );
+}
+
+/**
+ * `outcome` when the data the node left in the item is item data (normalised in place, see `item-data.ts`);
+ * else a non-retryable `E_ITEM_DATA` outcome, routed like any node error, with the data replaced by its
+ * JSON form so that every executor carries the same data on.
+ */
+export function dataChecked(state: ItemState, placement: string, outcome: TaskOutcome): TaskOutcome {
+  const fault = checkItemData(state);
+  if (fault === undefined) return outcome;
+  replaceByJsonForm(state);
+  const message = `the node at placement '${placement}' left item data that ${faultText(fault)}`;
+  return { error: engineError('E_ITEM_DATA', message) };
 }
 
 /** The outcome of an execution whose step ran but could not be recorded: a non-retryable `E_STEP_VALUE`. */

@@ -1,0 +1,418 @@
+/**
+ * What item data may hold, the same in every executor. An item's data is a JSON object: it is handed to
+ * nodes in process, written to a run store at every transition and sent to workers as JSON, so only what
+ * JSON holds as it is can be item data, and every executor hands nodes the same values.
+ *
+ * - **Held as they are**: `null`, booleans, strings, finite numbers, dense arrays, and plain objects (whose
+ *   prototype is `Object.prototype` or `null`) with string keys, at most {@link ITEM_DATA_MAX_DEPTH} levels
+ *   deep. An own key `__proto__` is a key like any other.
+ * - **Normalised as a JSON round trip does, in every executor**: a property whose value is `undefined` is
+ *   dropped, `-0` becomes `0`, an object without a prototype becomes an ordinary object, and an object or
+ *   array reached a second time (the same object at two places) becomes a copy of its own, so that changing
+ *   one place later never changes the other.
+ * - **Refused**, with `E_ITEM_DATA`, the item's index or placement, a JSON pointer to the value and what to
+ *   give instead: BigInt, NaN, ±Infinity, `undefined` in an array, holes of sparse arrays, functions, symbols,
+ *   Date, Map, Set, RegExp, Error, typed arrays and buffers, boxed primitives, instances of classes, a
+ *   reference back to an enclosing object (a cycle), data nested deeper than the limit, and anything that
+ *   throws when read.
+ *
+ * The input items are checked once, at admission (see {@link admitItemData}), for every dispatcher alike.
+ * What a node leaves in the data is checked when it returns (see {@link checkItemData}): a breach fails the
+ * item with `E_ITEM_DATA`, routed like any error the node threw, and the data is replaced by its JSON form
+ * (see `toJsonData`), so that every executor reports and routes the same data. Symbol-keyed and
+ * non-enumerable properties are not item data: the engine never reads them, and they are gone wherever the
+ * data is carried as JSON. Nor is identity across items and transitions: an object put in two items' data,
+ * or kept by a node after it returned and changed later, is a value the engine may have copied by then.
+ * Journal values of `ctx.step` are recorded as item data is when they are item data;
+ * beyond it, the journal encodes what it can replay exactly (see `journal-value.ts`).
+ */
+import { pointerSegment } from '../document/json.ts';
+import { SwitchyardError } from '../errors.ts';
+import { safeStringify } from '../safe-json.ts';
+
+/** The deepest nesting of arrays and objects item data may have (the root object is level 1). */
+export const ITEM_DATA_MAX_DEPTH = 256;
+
+/** Where item data breaks the contract, and what to give instead. */
+export interface ItemDataFault {
+  /** RFC 6901 pointer to the value inside the item's data (`''` for the data itself). */
+  readonly pointer: string;
+  /** What was found, e.g. `a Date`, `NaN`. */
+  readonly found: string;
+  /** What to do, e.g. `convert the Date to an ISO string (date.toISOString())`. */
+  readonly fix: string;
+}
+
+/** A fault found while walking, with the pointer built from the bottom up as the walk unwinds. */
+class Fault {
+  readonly segments: string[] = [];
+  constructor(
+    readonly found: string,
+    readonly fix: string,
+  ) {}
+
+  at(segment: string): Fault {
+    this.segments.push(pointerSegment(segment));
+    return this;
+  }
+
+  done(): ItemDataFault {
+    const pointer = this.segments.length === 0 ? '' : `/${this.segments.reverse().join('/')}`;
+    return { pointer, found: this.found, fix: this.fix };
+  }
+}
+
+/** By object: `true` while it is being walked (an ancestor of what is walked), `false` once walked. */
+type Seen = Map<object, boolean>;
+
+/**
+ * Checks the data of an item the engine holds (what a node left in it) and normalises it in place: drops
+ * `undefined` properties, turns `-0` into `0`, and copies an object met a second time or one without a
+ * prototype into an ordinary object. Answers the first value that breaks the contract, or undefined when
+ * the data is item data. Never throws.
+ * @example
+ * checkItemData({ data: { when: new Date(0) } }); // { pointer: '/when', found: 'a Date', fix: 'convert the Date …' }
+ */
+export function checkItemData(item: { data: unknown }): ItemDataFault | undefined {
+  if (isFlat(item.data)) return undefined;
+  const fault = walkRoot(item.data, true);
+  if (fault === undefined && Object.getPrototypeOf(item.data) === null) item.data = copyData(item.data);
+  return fault;
+}
+
+/**
+ * Checks input item data (the caller's, left unchanged) and answers a normalised copy of it, or throws
+ * `E_ITEM_DATA` naming `where` (e.g. `items[2]`), the pointer to the first value that breaks the contract
+ * and what to give instead.
+ * @example
+ * admitItemData({ n: 1n }, 'items[0]'); // throws E_ITEM_DATA: items[0] holds a BigInt at /n …
+ */
+export function admitItemData(data: unknown, where: string): Record<string, unknown> {
+  const fault = isFlat(data) ? undefined : walkRoot(data, false);
+  if (fault !== undefined) throw itemDataError(where, fault);
+  return copyData(data) as Record<string, unknown>;
+}
+
+/** The error of input data that breaks the contract: `E_ITEM_DATA`, one line, with where and what to do. */
+export function itemDataError(where: string, fault: ItemDataFault): SwitchyardError {
+  return new SwitchyardError('E_ITEM_DATA', `${where} ${faultText(fault)}`);
+}
+
+/** A fault as a message says it: `holds a Date at /when, which item data cannot hold; convert …`. */
+export function faultText(fault: ItemDataFault): string {
+  const at = fault.pointer === '' ? 'as its data' : `at ${fault.pointer}`;
+  return `holds ${fault.found} ${at}, which item data cannot hold (it must be JSON); ${fault.fix}`;
+}
+
+/**
+ * Replaces the data of an item whose data broke the contract by its JSON form (see `toJsonData`), what a
+ * JSON round trip would make of it: a Date as its ISO string, a BigInt as its digits, a cycle as a marker…
+ * Every executor then routes and reports the same data.
+ */
+export function replaceByJsonForm(item: { data: unknown }): void {
+  let form: unknown;
+  try {
+    form = JSON.parse(safeStringify(item.data));
+  } catch {
+    form = {};
+  }
+  item.data = form !== null && typeof form === 'object' && !Array.isArray(form) ? form : {};
+  if (checkItemData(item) !== undefined) item.data = {};
+}
+
+/**
+ * True for the common shape of item data, found in one cheap pass: an object whose prototype is
+ * `Object.prototype`, whose values are JSON primitives (no -0, no `undefined`), and at most one of them a
+ * plain object or array of such primitives. Such data is item data with nothing to normalise (an object at
+ * two places, or a cycle, needs two nested objects). Anything else goes through the full walk.
+ */
+function isFlat(data: unknown): boolean {
+  try {
+    return isFlatData(data);
+  } catch {
+    // A getter or a Proxy trap that throws: the full walk says where.
+    return false;
+  }
+}
+
+function isFlatData(data: unknown): boolean {
+  if (data === null || typeof data !== 'object' || Object.getPrototypeOf(data) !== Object.prototype) {
+    return false;
+  }
+  let nested = false;
+  // for-in walks the enumeration cache: several times cheaper than Object.keys on small objects. An
+  // inherited enumerable key (a polluted Object.prototype) is only checked as well, never written.
+  for (const key in data) {
+    const v = (data as Record<string, unknown>)[key];
+    if (v !== null && typeof v === 'object') {
+      if (nested || !hasFlatChildren(v)) return false;
+      nested = true;
+    } else if (!isPrimitive(v)) return false;
+  }
+  return true;
+}
+
+/** True for a plain object or dense array whose values are all JSON primitives. */
+function hasFlatChildren(value: object): boolean {
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+    // A hole reads as undefined, which is no primitive: the full walk names it.
+    for (let i = 0; i < value.length; i++) if (!isPrimitive(value[i])) return false;
+    return true;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (!isPrimitive((value as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/** A string, a boolean, null, or a finite number other than -0. */
+function isPrimitive(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v) && !(v === 0 && 1 / v < 0);
+    case 'object':
+      return v === null;
+    default:
+      return false;
+  }
+}
+
+/** The full walk: every value checked, and normalised in place when `fix` is set. */
+function walkRoot(data: unknown, fix: boolean): ItemDataFault | undefined {
+  try {
+    if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+      return { pointer: '', found: described(data), fix: 'give the item a plain object of data' };
+    }
+    return walkObject(data, 1, fix, new Map())?.done();
+  } catch (error) {
+    return { pointer: '', found: `data that cannot be read (${thrownText(error)})`, fix: 'give plain data' };
+  }
+}
+
+/** Checks the children of a plain object or a dense array; `depth` is the level of `value` itself. */
+function walkObject(value: object, depth: number, fix: boolean, seen: Seen): Fault | undefined {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  const isArray = Array.isArray(value);
+  if (isArray ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) {
+    return notPlain(value);
+  }
+  if (depth > ITEM_DATA_MAX_DEPTH) {
+    return new Fault(
+      `data nested deeper than ${ITEM_DATA_MAX_DEPTH} levels`,
+      'flatten the data, or keep the deep part as a JSON string',
+    );
+  }
+  seen.set(value, true);
+  let fault: Fault | undefined;
+  if (isArray) {
+    const list = value as unknown[];
+    const n = list.length;
+    for (let i = 0; i < n && fault === undefined; i++) {
+      if (!(i in list)) fault = new Fault('a hole of a sparse array', 'fill the array (null for no value)');
+      else {
+        const v = list[i];
+        if (v === undefined) fault = new Fault('undefined in an array', 'use null for no value');
+        else fault = walkValue(list, i, v, depth, fix, seen);
+      }
+      if (fault !== undefined) fault.at(String(i));
+    }
+  } else {
+    const record = value as Record<string, unknown>;
+    for (const key of Object.keys(record)) {
+      let v: unknown;
+      try {
+        v = record[key];
+      } catch (error) {
+        fault = new Fault(`a property that throws when read (${thrownText(error)})`, 'give plain data').at(
+          key,
+        );
+        break;
+      }
+      if (v === undefined) {
+        if (fix) delete record[key];
+        continue;
+      }
+      fault = walkValue(record, key, v, depth, fix, seen);
+      if (fault !== undefined) {
+        fault.at(key);
+        break;
+      }
+    }
+  }
+  seen.set(value, false);
+  return fault;
+}
+
+/** Checks `v`, held by `holder` at `key`, normalising it there when `fix` is set. */
+function walkValue(
+  holder: Record<string, unknown> | unknown[],
+  key: string | number,
+  v: unknown,
+  depth: number,
+  fix: boolean,
+  seen: Seen,
+): Fault | undefined {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return undefined;
+    case 'number':
+      if (Number.isFinite(v)) {
+        if (fix && v === 0 && Object.is(v, -0)) (holder as Record<string, unknown>)[key] = 0;
+        return undefined;
+      }
+      return new Fault(Number.isNaN(v) ? 'NaN' : String(v), 'give a finite number, or null for no value');
+    case 'object': {
+      if (v === null) return undefined;
+      const state = seen.get(v);
+      if (state === undefined) {
+        const fault = walkObject(v, depth + 1, fix, seen);
+        // An object without a prototype is handed on as an ordinary one, as a JSON round trip gives it.
+        if (fault === undefined && fix && Object.getPrototypeOf(v) === null) {
+          (holder as Record<string, unknown>)[key] = copyData(v);
+        }
+        return fault;
+      }
+      if (state) {
+        return new Fault(
+          'a reference back to an object that contains it (a cycle)',
+          'break the cycle: JSON cannot hold it',
+        );
+      }
+      // Met before, and checked then: this place gets a copy of its own, as a JSON round trip gives.
+      if (fix) (holder as Record<string, unknown>)[key] = copyData(v);
+      return undefined;
+    }
+    case 'bigint':
+      return new Fault('a BigInt', 'convert it to a string (value.toString()), or to a number if it fits');
+    case 'function':
+      return new Fault('a function', 'keep functions out of item data (in services, or in the node)');
+    case 'symbol':
+      return new Fault('a symbol', 'use a string');
+    default:
+      return new Fault(described(v), 'give plain data');
+  }
+}
+
+/** The fault of an object that is not a plain object or array, with what to turn it into. */
+function notPlain(value: object): Fault {
+  if (value instanceof Date) {
+    return new Fault('a Date', 'convert the Date to an ISO string (date.toISOString())');
+  }
+  if (value instanceof Map) {
+    return new Fault(
+      'a Map',
+      'convert the Map to an object (Object.fromEntries(map)) or to an array of entries',
+    );
+  }
+  if (value instanceof Set) return new Fault('a Set', 'convert the Set to an array ([...set])');
+  if (value instanceof RegExp) return new Fault('a RegExp', 'keep its source as a string (regexp.source)');
+  if (value instanceof Error) return new Fault('an Error', 'keep its message as a string (error.message)');
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
+    return new Fault(
+      described(value),
+      "encode the bytes as a string (Buffer.from(bytes).toString('base64'))",
+    );
+  }
+  if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+    return new Fault('a boxed primitive', 'use the primitive value (value.valueOf())');
+  }
+  return new Fault(
+    described(value),
+    'copy its fields into a plain object ({ ...value }), or convert it to JSON',
+  );
+}
+
+/** What a getter or a trap threw, short. */
+function thrownText(error: unknown): string {
+  let text: string;
+  try {
+    text = error instanceof Error ? error.message : String(error);
+  } catch {
+    text = 'an unprintable value';
+  }
+  return text.slice(0, 120);
+}
+
+/** A value as a fault names it: its type, or the class it is an instance of. */
+function described(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object') return value === undefined ? 'undefined' : `a ${typeof value}`;
+  let name: unknown;
+  try {
+    name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
+  } catch {
+    name = undefined;
+  }
+  return typeof name === 'string' && name !== '' ? `an instance of ${name.slice(0, 60)}` : 'an object';
+}
+
+/**
+ * A normalised copy of data already checked: `undefined` properties dropped, `-0` as `0`, each place its
+ * own copy, an own key `__proto__` kept as a key.
+ */
+function copyData(value: unknown): unknown {
+  if (typeof value === 'number') return value === 0 ? 0 : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    const n = value.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) out[i] = copyData(value[i]);
+    return out;
+  }
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    const copied = copyData(v);
+    if (key === '__proto__') {
+      Object.defineProperty(out, key, {
+        value: copied,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    } else {
+      out[key] = copied;
+    }
+  }
+  return out;
+}
+
+/**
+ * True when `value` is item data that a JSON round trip gives back exactly, with nothing to normalise: null,
+ * strings, booleans, finite numbers other than -0, and plain objects (no `undefined` property) and dense
+ * arrays of them, with no object reached twice. The journal records such a value as it is, and encodes
+ * any other so that a replay gives it back exactly. Iterative, so deep data does not overflow the stack.
+ */
+export function isExactItemData(value: unknown): boolean {
+  const seen = new Set<object>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
+      continue;
+    }
+    if (typeof v !== 'object' || seen.has(v)) return false;
+    seen.add(v);
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (Array.isArray(v)) {
+      if (proto !== Array.prototype) return false;
+      for (let i = 0; i < v.length; i++) {
+        if (!(i in v)) return false;
+        stack.push(v[i]);
+      }
+    } else if (proto === Object.prototype || proto === null) {
+      for (const key of Object.keys(v)) stack.push((v as Record<string, unknown>)[key]);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
