@@ -29,8 +29,15 @@ export interface Statements {
   readonly getLease: Statement;
   /** The token of the run's lease, if any. */
   readonly leaseToken: Statement;
+  /** Stores a run's lease in its row: (token, pid, host, acquired, expires, run). */
   readonly putLease: Statement;
+  /** Empties a run's lease columns if its lease is held under a token: (run, token). */
   readonly deleteLease: Statement;
+  /** Keeps a shared text under its hash, once: (hash, body). */
+  readonly putText: Statement;
+  readonly getText: Statement;
+  /** Deletes the shared texts no run names any more. */
+  readonly deleteUnusedTexts: Statement;
   readonly deleteRun: Statement;
 }
 
@@ -93,14 +100,28 @@ export function prepareStatements(db: Database): Statements {
     lastPageSeq: db
       .prepare('SELECT last_seq FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1')
       .pluck(),
-    getLease: db.prepare('SELECT * FROM leases WHERE run_id = ?'),
-    leaseToken: db.prepare('SELECT token FROM leases WHERE run_id = ?').pluck(),
-    putLease: db.prepare(
-      `INSERT INTO leases (run_id, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host,
-         acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
+    getLease: db.prepare(
+      `SELECT id AS run_id, lease_token AS token, lease_pid AS pid, lease_host AS host,
+         lease_acquired_at AS acquired_at, lease_expires_at AS expires_at
+       FROM runs WHERE id = ? AND lease_token IS NOT NULL`,
     ),
-    deleteLease: db.prepare('DELETE FROM leases WHERE run_id = ? AND token = ?'),
+    leaseToken: db.prepare('SELECT lease_token FROM runs WHERE id = ?').pluck(),
+    putLease: db.prepare(
+      `UPDATE runs SET lease_token = ?, lease_pid = ?, lease_host = ?, lease_acquired_at = ?,
+         lease_expires_at = ? WHERE id = ?`,
+    ),
+    deleteLease: db.prepare(
+      `UPDATE runs SET lease_token = NULL, lease_pid = NULL, lease_host = NULL, lease_acquired_at = NULL,
+         lease_expires_at = NULL WHERE id = ? AND lease_token = ?`,
+    ),
+    putText: db.prepare('INSERT INTO texts (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
+    getText: db.prepare('SELECT body FROM texts WHERE hash = ?').pluck(),
+    deleteUnusedTexts: db.prepare(
+      `DELETE FROM texts WHERE hash NOT IN (
+         SELECT substr(dag, 2) FROM runs WHERE dag LIKE '#%'
+         UNION SELECT substr(documents, 2) FROM runs WHERE documents LIKE '#%'
+         UNION SELECT substr(policy, 2) FROM runs WHERE policy LIKE '#%')`,
+    ),
     deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
   };
 }

@@ -17,7 +17,7 @@ export function applyWrite(sql: Statements, write: StoreWrite): void {
     case 'run': {
       const { run } = write;
       try {
-        sql.insertRun.run(...runValues(run));
+        sql.insertRun.run(...runValues(run, sql));
       } catch (error) {
         if (isDuplicate(error)) throw runTaken(run.id);
         throw error;
@@ -63,11 +63,7 @@ export function applyWrite(sql: Statements, write: StoreWrite): void {
     case 'lease': {
       const { lease } = write;
       checkTakeover(currentLease(sql, lease.runId), lease);
-      try {
-        putLease(sql, lease);
-      } catch (error) {
-        throw refused(error, lease.runId, 'the lease');
-      }
+      putLease(sql, lease);
       return;
     }
     case 'release':
@@ -126,9 +122,18 @@ export function currentLease(sql: Statements, runId: string): Lease | undefined 
   return row === undefined ? undefined : leaseFromRow(row);
 }
 
-/** Stores `lease` as the run's lease, replacing any. */
+/** Stores `lease` as the run's lease, replacing any; `E_STORE_UNKNOWN_RUN` when the run is missing. */
 export function putLease(sql: Statements, lease: Lease): void {
-  sql.putLease.run(lease.runId, lease.token, lease.pid, lease.host, lease.acquiredAt, lease.expiresAt);
+  const { runId } = lease;
+  const changed = sql.putLease.run(
+    lease.token,
+    lease.pid,
+    lease.host,
+    lease.acquiredAt,
+    lease.expiresAt,
+    runId,
+  );
+  if (changed.changes === 0) throw unknownRun(runId, 'the lease');
 }
 
 function isDuplicate(error: unknown): boolean {

@@ -103,7 +103,7 @@ export class SqliteRunStore implements RunStore {
   async getRun(runId: string): Promise<RunRecord | undefined> {
     return this.guard(() => {
       const row = this.sql.getRun.get(runId) as RunRow | undefined;
-      return row === undefined ? undefined : runFromRow(row);
+      return row === undefined ? undefined : runFromRow(row, this.sql);
     });
   }
 
@@ -125,7 +125,7 @@ export class SqliteRunStore implements RunStore {
         this.listings.set(sql, statement);
       }
       const rows = statement.all(...params) as RunRow[];
-      const runs = rows.slice(0, limit).map(runFromRow);
+      const runs = rows.slice(0, limit).map((row) => runFromRow(row, this.sql));
       const last = runs.at(-1);
       return rows.length > limit && last !== undefined ? { runs, next: encodeCursor(last) } : { runs };
     });
@@ -247,6 +247,7 @@ export class SqliteRunStore implements RunStore {
         .transaction(() => {
           const found = select.all(options.olderThan, ...statuses) as string[];
           for (const id of found) this.sql.deleteRun.run(id);
+          if (found.length > 0) this.sql.deleteUnusedTexts.run();
           return found;
         })
         .immediate();
