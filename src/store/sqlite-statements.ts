@@ -4,7 +4,14 @@ import type { Database, Statement } from 'better-sqlite3';
 /** Every statement the store runs, except the run listing, whose filters vary. */
 export interface Statements {
   readonly insertRun: Statement;
+  /** Inserts a run holding its lease: the run's values, then the lease's token, pid, host and times. */
+  readonly insertRunLeased: Statement;
   readonly updateRunStatus: Statement;
+  /**
+   * A status change and the release of a lease in one update: (status, at, finished, token × 5, run). The
+   * lease's columns empty only when the lease is still held under the token.
+   */
+  readonly updateRunStatusReleasing: Statement;
   readonly upsertCheckpoint: Statement;
   readonly insertJournal: Statement;
   readonly insertEvent: Statement;
@@ -49,8 +56,23 @@ export function prepareStatements(db: Database): Statements {
          engine_version, dag, documents, policy, policy_hash, input, options)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
+    insertRunLeased: db.prepare(
+      `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+         engine_version, dag, documents, policy, policy_hash, input, options, lease_token, lease_pid, lease_host,
+         lease_acquired_at, lease_expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     updateRunStatus: db.prepare(
       'UPDATE runs SET status = ?, updated_at = ?, finished_at = coalesce(?, finished_at) WHERE id = ?',
+    ),
+    updateRunStatusReleasing: db.prepare(
+      `UPDATE runs SET status = ?, updated_at = ?, finished_at = coalesce(?, finished_at),
+         lease_token = CASE WHEN lease_token = ? THEN NULL ELSE lease_token END,
+         lease_pid = CASE WHEN lease_token = ? THEN NULL ELSE lease_pid END,
+         lease_host = CASE WHEN lease_token = ? THEN NULL ELSE lease_host END,
+         lease_acquired_at = CASE WHEN lease_token = ? THEN NULL ELSE lease_acquired_at END,
+         lease_expires_at = CASE WHEN lease_token = ? THEN NULL ELSE lease_expires_at END
+       WHERE id = ?`,
     ),
     upsertCheckpoint: db.prepare(
       `INSERT INTO checkpoints (run_id, item_id, status, record) VALUES (?, ?, ?, ?)

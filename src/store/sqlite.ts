@@ -28,7 +28,7 @@ import {
   runFromRow,
 } from './sqlite-rows.ts';
 import { prepareStatements, runListingSql, type Statements } from './sqlite-statements.ts';
-import { applyWrite, currentLease, putLease } from './sqlite-writes.ts';
+import { applyBatch, currentLease, putLease } from './sqlite-writes.ts';
 import { closed, unknownRun } from './store-errors.ts';
 import {
   type EventQuery,
@@ -81,9 +81,7 @@ export class SqliteRunStore implements RunStore {
     this.busyTimeoutMs = opened.options.busyTimeoutMs;
     this.sql = prepareStatements(this.db);
     const sql = this.sql;
-    const apply = this.db.transaction((batch: readonly StoreWrite[]) => {
-      for (const write of batch) applyWrite(sql, write);
-    });
+    const apply = this.db.transaction((batch: readonly StoreWrite[]) => applyBatch(sql, batch));
     // Immediate: the write lock is taken at BEGIN, where SQLite waits out another process's lock for the busy
     // timeout. A deferred transaction that read first could not wait when it came to write: another
     // writer's commit since its read makes SQLite refuse it at once.

@@ -478,6 +478,35 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         ]);
       });
 
+      it('given up with a status under a token no longer held, keeps the holder that took it over', async () => {
+        const first = lease('t1', T0);
+        await store.commit([runWrite(makeRun('r1')), { kind: 'lease', lease: first }]);
+        const taken = lease('t2', T0 + 1000, 202, 'beta');
+        await store.commit([{ kind: 'lease', lease: taken }]);
+        await store.commit([
+          { kind: 'run-status', update: { runId: 'r1', status: 'aborted', at: T0 + 1001 } },
+          { kind: 'release', lease: first },
+        ]);
+        expect((await store.getRun('r1'))?.status).toBe('aborted');
+        expect(await store.getLease('r1')).toEqual(taken);
+        const ghost = { ...first, runId: 'ghost' };
+        const status = { kind: 'run-status', update: { runId: 'ghost', status: 'failed', at: T0 } } as const;
+        expect(await codeOf(store.commit([status, { kind: 'release', lease: ghost }]))).toBe(
+          'E_STORE_UNKNOWN_RUN',
+        );
+        await expect(
+          store.commit([
+            runWrite(makeRun('r3')),
+            { kind: 'lease', lease: { ...first, runId: 'r3', expiresAt: T0 } },
+          ]),
+        ).rejects.toThrow(RangeError);
+        expect(await store.getRun('r3')).toBeUndefined();
+        expect(await codeOf(store.commit([runWrite(makeRun('r1')), { kind: 'lease', lease: first }]))).toBe(
+          'E_STORE_CONFLICT',
+        );
+        expect(await store.getLease('r1')).toEqual(taken);
+      });
+
       it('refused while another token holds it live fails the whole batch, naming the holder', async () => {
         await store.commit([runWrite(makeRun('r1'))]);
         const held = await store.acquireLease({
