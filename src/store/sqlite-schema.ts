@@ -141,6 +141,13 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
 /** The schema version this program writes and the highest it can read. */
 export const SCHEMA_VERSION: number = (MIGRATIONS.at(-1) as Migration).version;
 
+/**
+ * The oldest schema version this program reads without migrating it: a file opened read-only (a listing, a
+ * viewer) at a version from this one up to {@link SCHEMA_VERSION} is read as it is, since migrating needs a
+ * writable connection. Version 4 differs only in where the lease is kept and in holding every text in place.
+ */
+export const READABLE_FROM = 4;
+
 /** The file's schema version (0 for a new, empty file). */
 export function schemaVersion(db: Database): number {
   return db.pragma('user_version', { simple: true }) as number;

@@ -79,7 +79,7 @@ export class SqliteRunStore implements RunStore {
     this.db = opened.db;
     this.location = opened.file;
     this.busyTimeoutMs = opened.options.busyTimeoutMs;
-    this.sql = prepareStatements(this.db);
+    this.sql = prepareStatements(this.db, opened.version);
     const sql = this.sql;
     const apply = this.db.transaction((batch: readonly StoreWrite[]) => applyBatch(sql, batch));
     // Immediate: the write lock is taken at BEGIN, where SQLite waits out another process's lock for the busy

@@ -13,6 +13,14 @@ import type { StoreWrite } from '../../src/store/types.ts';
 import { tempFolder } from './files.ts';
 import { eventWrites, makeCheckpoint, makeEvent, makeRun, runWrite, T0 } from './fixtures.ts';
 
+/** The code of the store error `promise` rejects with. */
+async function codeOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: { code?: unknown }) => error.code,
+  );
+}
+
 let folder: ReturnType<typeof tempFolder>;
 beforeEach(() => {
   folder = tempFolder();
@@ -160,7 +168,7 @@ describe('migrations', () => {
     migrated.close();
   });
 
-  it('move a version 4 file forward: its runs, leases and pages read as written, beside runs written after', async () => {
+  it('read a version 4 file read-only as it is, and move it forward when writable: its runs, leases and pages read as written, beside runs written after', async () => {
     const file = join(folder.dir, 'v4.db');
     const { default: Database } = await import('better-sqlite3');
     const old = new Database(file);
@@ -198,14 +206,29 @@ describe('migrations', () => {
     const bodies = [0, 1, 2].map((seq) => ({ type: 'route', item: '1', seq, time: seq / 2 }));
     old.prepare("INSERT INTO event_pages VALUES ('r1', 0, 2, ?)").run(JSON.stringify(bodies));
     old.close();
+    const events = bodies.map((body) => ({
+      runId: 'r1',
+      seq: body.seq,
+      type: 'route',
+      body: { ...body, runId: 'r1' },
+    }));
+
+    // Read-only (a listing, the viewer), it is read as it is, and left at version 4.
+    const reader = await openSqliteStore(file, { readonly: true });
+    expect(reader.pragmas().userVersion).toBe(4);
+    expect(await reader.getRun('r1')).toEqual(written);
+    expect((await reader.listRuns()).runs).toEqual([written]);
+    expect(await reader.listCheckpoints('r1')).toEqual([checkpoint]);
+    expect(await reader.readEvents('r1')).toEqual(events);
+    expect((await reader.getLease('r1'))?.token).toBe('old-token');
+    expect(await codeOf(reader.commit([runWrite(makeRun('r9'))]))).toBe('E_STORE_READ_ONLY');
+    await reader.close();
 
     const store = await openSqliteStore(file);
     expect(store.pragmas().userVersion).toBe(SCHEMA_VERSION);
     expect(await store.getRun('r1')).toEqual(written);
     expect(await store.getCheckpoint('r1', '1')).toEqual(checkpoint);
-    expect(await store.readEvents('r1')).toEqual(
-      bodies.map((body) => ({ runId: 'r1', seq: body.seq, type: 'route', body: { ...body, runId: 'r1' } })),
-    );
+    expect(await store.readEvents('r1')).toEqual(events);
     expect(await store.getLease('r1')).toEqual({
       runId: 'r1',
       token: 'old-token',
