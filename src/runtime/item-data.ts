@@ -66,17 +66,30 @@ class Fault {
 type Seen = Map<object, boolean>;
 
 /**
+ * What the walk answers for item data that it could not normalise in place, because the object holding it
+ * refuses the write (a frozen object, a read-only property): the holder's own holder puts a normalised copy
+ * of it in its place, as a JSON round trip would give it.
+ */
+const COPY = Symbol('copy');
+
+/** A value's check: a fault, {@link COPY}, or undefined for item data normalised in place. */
+type Walked = Fault | typeof COPY | undefined;
+
+/**
  * Checks the data of an item the engine holds (what a node left in it) and normalises it in place: drops
- * `undefined` properties, turns `-0` into `0`, and copies an object met a second time or one without a
- * prototype into an ordinary object. Answers the first value that breaks the contract, or undefined when
- * the data is item data. Never throws.
+ * `undefined` properties, turns `-0` into `0`, and copies into an ordinary object an object met a second
+ * time, one without a prototype, and one that refuses the change (a frozen object, which stays as it was).
+ * Answers the first value that breaks the contract, or undefined when the data is item data. Never throws.
  * @example
  * checkItemData({ data: { when: new Date(0) } }); // { pointer: '/when', found: 'a Date', fix: 'convert the Date …' }
  */
 export function checkItemData(item: { data: unknown }): ItemDataFault | undefined {
   if (isFlat(item.data)) return undefined;
   const fault = walkRoot(item.data, true);
-  if (fault === undefined && Object.getPrototypeOf(item.data) === null) item.data = copyData(item.data);
+  if (fault === COPY || (fault === undefined && Object.getPrototypeOf(item.data) === null)) {
+    item.data = copyData(item.data);
+    return undefined;
+  }
   return fault;
 }
 
@@ -89,7 +102,7 @@ export function checkItemData(item: { data: unknown }): ItemDataFault | undefine
  */
 export function admitItemData(data: unknown, where: string): Record<string, unknown> {
   const fault = isFlat(data) ? undefined : walkRoot(data, false);
-  if (fault !== undefined) throw itemDataError(where, fault);
+  if (fault !== undefined && fault !== COPY) throw itemDataError(where, fault);
   return copyData(data) as Record<string, unknown>;
 }
 
@@ -181,19 +194,20 @@ function isPrimitive(v: unknown): boolean {
 }
 
 /** The full walk: every value checked, and normalised in place when `fix` is set. */
-function walkRoot(data: unknown, fix: boolean): ItemDataFault | undefined {
+function walkRoot(data: unknown, fix: boolean): ItemDataFault | typeof COPY | undefined {
   try {
     if (data === null || typeof data !== 'object' || Array.isArray(data)) {
       return { pointer: '', found: described(data), fix: 'give the item a plain object of data' };
     }
-    return walkObject(data, 1, fix, new Map())?.done();
+    const walked = walkObject(data, 1, fix, new Map());
+    return walked === COPY ? COPY : walked?.done();
   } catch (error) {
     return { pointer: '', found: `data that cannot be read (${thrownText(error)})`, fix: 'give plain data' };
   }
 }
 
 /** Checks the children of a plain object or a dense array; `depth` is the level of `value` itself. */
-function walkObject(value: object, depth: number, fix: boolean, seen: Seen): Fault | undefined {
+function walkObject(value: object, depth: number, fix: boolean, seen: Seen): Walked {
   const proto = Object.getPrototypeOf(value) as unknown;
   const isArray = Array.isArray(value);
   if (isArray ? proto !== Array.prototype : proto !== Object.prototype && proto !== null) {
@@ -207,6 +221,7 @@ function walkObject(value: object, depth: number, fix: boolean, seen: Seen): Fau
   }
   seen.set(value, true);
   let fault: Fault | undefined;
+  let copy = false;
   if (isArray) {
     const list = value as unknown[];
     const n = list.length;
@@ -215,7 +230,11 @@ function walkObject(value: object, depth: number, fix: boolean, seen: Seen): Fau
       else {
         const v = list[i];
         if (v === undefined) fault = new Fault('undefined in an array', 'use null for no value');
-        else fault = walkValue(list, i, v, depth, fix, seen);
+        else {
+          const walked = walkValue(list, i, v, depth, fix, seen);
+          if (walked === COPY) copy = true;
+          else fault = walked;
+        }
       }
       if (fault !== undefined) fault.at(String(i));
     }
@@ -232,18 +251,19 @@ function walkObject(value: object, depth: number, fix: boolean, seen: Seen): Fau
         break;
       }
       if (v === undefined) {
-        if (fix) delete record[key];
+        if (fix && !Reflect.deleteProperty(record, key)) copy = true;
         continue;
       }
-      fault = walkValue(record, key, v, depth, fix, seen);
-      if (fault !== undefined) {
-        fault.at(key);
+      const walked = walkValue(record, key, v, depth, fix, seen);
+      if (walked === COPY) copy = true;
+      else if (walked !== undefined) {
+        fault = walked.at(key);
         break;
       }
     }
   }
   seen.set(value, false);
-  return fault;
+  return fault ?? (copy ? COPY : undefined);
 }
 
 /** Checks `v`, held by `holder` at `key`, normalising it there when `fix` is set. */
@@ -254,27 +274,26 @@ function walkValue(
   depth: number,
   fix: boolean,
   seen: Seen,
-): Fault | undefined {
+): Walked {
   switch (typeof v) {
     case 'string':
     case 'boolean':
       return undefined;
     case 'number':
       if (Number.isFinite(v)) {
-        if (fix && v === 0 && Object.is(v, -0)) (holder as Record<string, unknown>)[key] = 0;
-        return undefined;
+        return fix && v === 0 && Object.is(v, -0) ? put(holder, key, 0) : undefined;
       }
       return new Fault(Number.isNaN(v) ? 'NaN' : String(v), 'give a finite number, or null for no value');
     case 'object': {
       if (v === null) return undefined;
       const state = seen.get(v);
       if (state === undefined) {
-        const fault = walkObject(v, depth + 1, fix, seen);
+        const walked = walkObject(v, depth + 1, fix, seen);
         // An object without a prototype is handed on as an ordinary one, as a JSON round trip gives it.
-        if (fault === undefined && fix && Object.getPrototypeOf(v) === null) {
-          (holder as Record<string, unknown>)[key] = copyData(v);
+        if (walked === COPY || (walked === undefined && fix && Object.getPrototypeOf(v) === null)) {
+          return put(holder, key, copyData(v));
         }
-        return fault;
+        return walked;
       }
       if (state) {
         return new Fault(
@@ -283,8 +302,7 @@ function walkValue(
         );
       }
       // Met before, and checked then: this place gets a copy of its own, as a JSON round trip gives.
-      if (fix) (holder as Record<string, unknown>)[key] = copyData(v);
-      return undefined;
+      return fix ? put(holder, key, copyData(v)) : undefined;
     }
     case 'bigint':
       return new Fault('a BigInt', 'convert it to a string (value.toString()), or to a number if it fits');
@@ -295,6 +313,11 @@ function walkValue(
     default:
       return new Fault(described(v), 'give plain data');
   }
+}
+
+/** Writes `value` at `key` of `holder`, or answers {@link COPY} when the holder refuses the write. */
+function put(holder: Record<string, unknown> | unknown[], key: string | number, value: unknown): Walked {
+  return Reflect.set(holder, key, value) ? undefined : COPY;
 }
 
 /** The fault of an object that is not a plain object or array, with what to turn it into. */

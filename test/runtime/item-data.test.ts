@@ -108,6 +108,40 @@ describe('what item data normalises as JSON does', () => {
     expect(Object.getPrototypeOf(root.data)).toBe(Object.prototype);
   });
 
+  it('normalises data held in frozen objects by copying them, and leaves the frozen objects as they were', () => {
+    const bare = Object.freeze(Object.assign(Object.create(null) as object, { x: 1 }));
+    const shared = Object.freeze({ q: 1 });
+    const frozen = Object.freeze({
+      gone: undefined,
+      z: -0,
+      l: Object.freeze([-0, 1]),
+      bare,
+      a: shared,
+      b: shared,
+    });
+    const item = {
+      data: { frozen, deep: { ok: Object.freeze({ u: undefined }) } } as Record<string, unknown>,
+    };
+    expect(checkItemData(item)).toBeUndefined();
+    expect(item.data).toEqual({
+      frozen: { z: 0, l: [0, 1], bare: { x: 1 }, a: { q: 1 }, b: { q: 1 } },
+      deep: { ok: {} },
+    });
+    const copied = item.data.frozen as Record<string, unknown>;
+    expect(Object.is(copied.z, 0)).toBe(true);
+    expect(Object.is((copied.l as number[])[0], 0)).toBe(true);
+    expect(Object.getPrototypeOf(copied.bare)).toBe(Object.prototype);
+    expect(copied.a).not.toBe(copied.b);
+    expect(Object.is(frozen.z, -0)).toBe(true);
+    expect('gone' in frozen).toBe(true);
+    const root = { data: Object.freeze({ u: undefined, n: { m: Object.freeze({ k: -0 }) } }) as unknown };
+    expect(checkItemData(root)).toBeUndefined();
+    expect(root.data).toEqual({ n: { m: { k: 0 } } });
+    expect(Object.isFrozen(root.data)).toBe(false);
+    const refused = { data: { f: Object.freeze({ u: undefined, when: new Date(0) }) } };
+    expect(checkItemData(refused)?.pointer).toBe('/f/when');
+  });
+
   it('keeps an own __proto__ key as a key, in the check and in the admitted copy', () => {
     const data = JSON.parse('{"__proto__":{"x":-0},"k":1}') as Record<string, unknown>;
     const copy = admitItemData(data, 'the input');
