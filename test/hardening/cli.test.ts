@@ -129,8 +129,13 @@ describe('exit codes: 2 for a wrong command line, 1 for a problem in what it nam
     expectOneLine(
       infinite,
       EXIT_PROBLEM,
-      /^switchyard: items\[1\] holds Infinity at \/n\/0, .*\(E_ITEM_DATA\)$/,
+      /^switchyard: --input\[1\] holds Infinity at \/n\/0, .*\(E_ITEM_DATA\)$/,
     );
+    const one = await runCli(
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '{"n":{"m":-1e400}}'],
+      dir,
+    );
+    expectOneLine(one, EXIT_PROBLEM, /^switchyard: --input holds -Infinity at \/n\/m, .*\(E_ITEM_DATA\)$/);
   });
 
   it('archivist follows the same convention', async () => {
