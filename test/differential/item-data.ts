@@ -68,6 +68,11 @@ export const HELD: Readonly<Record<string, () => unknown>> = {
     return { a: s, b: s, list: [s, s] };
   },
   'null prototype': () => Object.assign(Object.create(null) as object, { x: { y: 1 } }),
+  frozen: () => {
+    const s = Object.freeze({ n: 1 });
+    const bare = Object.freeze(Object.assign(Object.create(null) as object, { x: 1 }));
+    return Object.freeze({ a: undefined, z: -0, list: Object.freeze([-0]), s, t: s, bare });
+  },
   'big string': () => 'x'.repeat(200_000),
   'big numbers': () => [2 ** 53 + 2, Number.MAX_VALUE, 5e-324, -(2 ** 60)],
   strings: () => ({ lone: '\ud800', nul: '\u0000', '': 'empty key', '~/': 'escaped' }),
