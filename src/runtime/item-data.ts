@@ -26,41 +26,15 @@
  * Journal values of `ctx.step` are recorded as item data is when they are item data;
  * beyond it, the journal encodes what it can replay exactly (see `journal-value.ts`).
  */
-import { pointerSegment } from '../document/json.ts';
 import { SwitchyardError } from '../errors.ts';
 import { safeStringify } from '../safe-json.ts';
+import { described, Fault, type ItemDataFault, notPlain, thrownText } from './item-data-faults.ts';
+import { isFlat } from './item-data-flat.ts';
+
+export type { ItemDataFault } from './item-data-faults.ts';
 
 /** The deepest nesting of arrays and objects item data may have (the root object is level 1). */
 export const ITEM_DATA_MAX_DEPTH = 256;
-
-/** Where item data breaks the contract, and what to give instead. */
-export interface ItemDataFault {
-  /** RFC 6901 pointer to the value inside the item's data (`''` for the data itself). */
-  readonly pointer: string;
-  /** What was found, e.g. `a Date`, `NaN`. */
-  readonly found: string;
-  /** What to do, e.g. `convert the Date to an ISO string (date.toISOString())`. */
-  readonly fix: string;
-}
-
-/** A fault found while walking, with the pointer built from the bottom up as the walk unwinds. */
-class Fault {
-  readonly segments: string[] = [];
-  constructor(
-    readonly found: string,
-    readonly fix: string,
-  ) {}
-
-  at(segment: string): Fault {
-    this.segments.push(pointerSegment(segment));
-    return this;
-  }
-
-  done(): ItemDataFault {
-    const pointer = this.segments.length === 0 ? '' : `/${this.segments.reverse().join('/')}`;
-    return { pointer, found: this.found, fix: this.fix };
-  }
-}
 
 /** By object: `true` while it is being walked (an ancestor of what is walked), `false` once walked. */
 type Seen = Map<object, boolean>;
@@ -131,66 +105,6 @@ export function replaceByJsonForm(item: { data: unknown }): void {
   }
   item.data = form !== null && typeof form === 'object' && !Array.isArray(form) ? form : {};
   if (checkItemData(item) !== undefined) item.data = {};
-}
-
-/**
- * True for the common shape of item data, found in one cheap pass: an object whose prototype is
- * `Object.prototype`, whose values are JSON primitives (no -0, no `undefined`), and at most one of them a
- * plain object or array of such primitives. Such data is item data with nothing to normalise (an object at
- * two places, or a cycle, needs two nested objects). Anything else goes through the full walk.
- */
-function isFlat(data: unknown): boolean {
-  try {
-    return isFlatData(data);
-  } catch {
-    // A getter or a Proxy trap that throws: the full walk says where.
-    return false;
-  }
-}
-
-function isFlatData(data: unknown): boolean {
-  if (data === null || typeof data !== 'object' || Object.getPrototypeOf(data) !== Object.prototype) {
-    return false;
-  }
-  let nested = false;
-  // for-in walks the enumeration cache: several times cheaper than Object.keys on small objects. An
-  // inherited enumerable key (a polluted Object.prototype) is only checked as well, never written.
-  for (const key in data) {
-    const v = (data as Record<string, unknown>)[key];
-    if (v !== null && typeof v === 'object') {
-      if (nested || !hasFlatChildren(v)) return false;
-      nested = true;
-    } else if (!isPrimitive(v)) return false;
-  }
-  return true;
-}
-
-/** True for a plain object or dense array whose values are all JSON primitives. */
-function hasFlatChildren(value: object): boolean {
-  if (Array.isArray(value)) {
-    if (Object.getPrototypeOf(value) !== Array.prototype) return false;
-    // A hole reads as undefined, which is no primitive: the full walk names it.
-    for (let i = 0; i < value.length; i++) if (!isPrimitive(value[i])) return false;
-    return true;
-  }
-  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-  for (const key in value) if (!isPrimitive((value as Record<string, unknown>)[key])) return false;
-  return true;
-}
-
-/** A string, a boolean, null, or a finite number other than -0. */
-function isPrimitive(v: unknown): boolean {
-  switch (typeof v) {
-    case 'string':
-    case 'boolean':
-      return true;
-    case 'number':
-      return Number.isFinite(v) && !(v === 0 && 1 / v < 0);
-    case 'object':
-      return v === null;
-    default:
-      return false;
-  }
 }
 
 /** The full walk: every value checked, and normalised in place when `fix` is set. */
@@ -318,60 +232,6 @@ function walkValue(
 /** Writes `value` at `key` of `holder`, or answers {@link COPY} when the holder refuses the write. */
 function put(holder: Record<string, unknown> | unknown[], key: string | number, value: unknown): Walked {
   return Reflect.set(holder, key, value) ? undefined : COPY;
-}
-
-/** The fault of an object that is not a plain object or array, with what to turn it into. */
-function notPlain(value: object): Fault {
-  if (value instanceof Date) {
-    return new Fault('a Date', 'convert the Date to an ISO string (date.toISOString())');
-  }
-  if (value instanceof Map) {
-    return new Fault(
-      'a Map',
-      'convert the Map to an object (Object.fromEntries(map)) or to an array of entries',
-    );
-  }
-  if (value instanceof Set) return new Fault('a Set', 'convert the Set to an array ([...set])');
-  if (value instanceof RegExp) return new Fault('a RegExp', 'keep its source as a string (regexp.source)');
-  if (value instanceof Error) return new Fault('an Error', 'keep its message as a string (error.message)');
-  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) {
-    return new Fault(
-      described(value),
-      "encode the bytes as a string (Buffer.from(bytes).toString('base64'))",
-    );
-  }
-  if (value instanceof String || value instanceof Number || value instanceof Boolean) {
-    return new Fault('a boxed primitive', 'use the primitive value (value.valueOf())');
-  }
-  return new Fault(
-    described(value),
-    'copy its fields into a plain object ({ ...value }), or convert it to JSON',
-  );
-}
-
-/** What a getter or a trap threw, short. */
-function thrownText(error: unknown): string {
-  let text: string;
-  try {
-    text = error instanceof Error ? error.message : String(error);
-  } catch {
-    text = 'an unprintable value';
-  }
-  return text.slice(0, 120);
-}
-
-/** A value as a fault names it: its type, or the class it is an instance of. */
-function described(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value !== 'object') return value === undefined ? 'undefined' : `a ${typeof value}`;
-  let name: unknown;
-  try {
-    name = (Object.getPrototypeOf(value) as { constructor?: { name?: unknown } } | null)?.constructor?.name;
-  } catch {
-    name = undefined;
-  }
-  return typeof name === 'string' && name !== '' ? `an instance of ${name.slice(0, 60)}` : 'an object';
 }
 
 /**
