@@ -13,6 +13,7 @@ import {
   isExactItemData,
   replaceByJsonForm,
 } from '../../src/runtime/item-data.ts';
+import { isFlat } from '../../src/runtime/item-data-flat.ts';
 
 /** The data a JSON round trip makes of `data`, with ordinary objects only. */
 const roundTrip = (data: unknown): unknown => JSON.parse(JSON.stringify(data));
@@ -183,7 +184,31 @@ describe('item data as a property', () => {
     );
   });
 
-  it('whatever the data, accepted data is what a JSON round trip gives back, and the fast pass agrees with the walk', () => {
+  it('data the cheap first pass lets through is item data with nothing to normalise', () => {
+    const primitive = fc.oneof(
+      fc.jsonValue({ maxDepth: 0 }),
+      fc.constantFrom(-0, Number.NaN, Number.POSITIVE_INFINITY, undefined, 1n, Symbol('s'), () => 1),
+    );
+    const child = fc.oneof(
+      primitive,
+      fc.array(primitive, { maxLength: 3 }),
+      fc.dictionary(fc.string(), primitive, { maxKeys: 3 }),
+      fc.constantFrom(new Date(0), new Array(2), Object.create(null) as object, new Map()),
+    );
+    let flat = 0;
+    fc.assert(
+      fc.property(fc.dictionary(fc.string(), child, { maxKeys: 4 }), (data) => {
+        if (!isFlat(data)) return;
+        flat++;
+        expect(isExactItemData(data)).toBe(true);
+        expect(isDeepStrictEqual(admitItemData(data, 'x'), roundTrip(data))).toBe(true);
+      }),
+      { numRuns: 1000 },
+    );
+    expect(flat).toBeGreaterThan(50);
+  });
+
+  it('whatever the data, accepted data is what a JSON round trip gives back', () => {
     const value = fc.oneof(
       fc.anything({
         withBigInt: true,
