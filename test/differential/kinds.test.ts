@@ -27,6 +27,8 @@ const HEADER = { name: 'kinds', version: '1' };
 interface Element {
   readonly v: string;
   readonly fail?: boolean;
+  /** The output the `verdict` body takes (`ok` when absent). */
+  readonly out?: string;
 }
 
 const NODES: readonly NodeDefinition<string, never>[] = [
@@ -59,6 +61,16 @@ const NODES: readonly NodeDefinition<string, never>[] = [
       const element = item.data.item as Element;
       item.data.result = element.v;
       return element.fail === true ? 'failed' : 'ok';
+    },
+  }),
+  // A scatter body that takes the output its element names.
+  defineNode({
+    id: `${NODE}verdict`,
+    outputs: ['ok', 'failed', 'error', 'odd'],
+    run: (item) => {
+      const element = item.data.item as Element;
+      item.data.result = element.v;
+      return element.out ?? 'ok';
     },
   }),
 ];
@@ -180,6 +192,20 @@ const CASES: readonly KindCase[] = [
       expect(result.items.map((i) => [i.id, i.terminal, i.data.gathered])).toEqual([
         ['1', 'ok', 'b'],
         ['2', 'ok', 'c'],
+      ]);
+    },
+  },
+  {
+    name: "a node body's 'failed' and 'error' outputs fail its child, any other output completes it",
+    root: fanned('verdict', { node: `${NODE}verdict` }, { reducer: 'partition', require: 'any' }),
+    items: [
+      {
+        list: list({ v: 'a' }, { v: 'b', out: 'error' }, { v: 'c', out: 'failed' }, { v: 'd', out: 'odd' }),
+      },
+    ],
+    check: (result) => {
+      expect(result.items.map((i) => [i.terminal, i.data.gathered])).toEqual([
+        ['ok', { completed: ['a', 'd'], failed: [{ index: 1 }, { index: 2 }] }],
       ]);
     },
   },
