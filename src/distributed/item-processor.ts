@@ -8,6 +8,7 @@ import type { Outcome } from '../runtime/decide.ts';
 import { engineFailure } from '../runtime/error-summary.ts';
 import { isThenable } from '../runtime/execute.ts';
 import type { ItemState } from '../runtime/item-state.ts';
+import { bodyEnding } from '../runtime/kinds/scatter.ts';
 import type { NodeRegistry } from '../runtime/node.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import { ownValue } from '../runtime/record.ts';
@@ -18,7 +19,7 @@ import type { TaskOutcome } from '../runtime/task.ts';
 import type { ItemWait, RunStore } from '../store/types.ts';
 import { endAbortedJob } from './abort-job.ts';
 import { deliverReport, type Moving, runAborted } from './deliver.ts';
-import { embedOut, embedResult, gatheredOutcome } from './embed-jobs.ts';
+import { embedOut, embedReport, gatheredOutcome } from './embed-jobs.ts';
 import { readGather } from './gather-record.ts';
 import type { HandedBack, ProcessorFaults } from './hand-back.ts';
 import { type ChildOf, readJob } from './job-data.ts';
@@ -31,9 +32,8 @@ import { claimInput, runPhaseJob } from './phase-processor.ts';
 import { readSpec } from './run-spec.ts';
 import {
   addGathered,
-  bodyResult,
   childCount,
-  endingResult,
+  childReport,
   fanOut,
   type Spawn,
   type Whereabouts,
@@ -181,8 +181,8 @@ export class ItemProcessor {
       } else if (job.child?.body === 'node') {
         try {
           const pending = bodyOutcome(scope.run, prep, at, state);
-          const outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
-          after = { child: childCount(job.child, bodyResult(state, outcome)) };
+          const ending = bodyEnding(at, isThenable<TaskOutcome>(pending) ? await pending : pending);
+          after = { child: childCount(job.child, childReport(state, ending, false)) };
         } finally {
           if (slot !== undefined) await releaseSlot(this.redis, slot);
         }
@@ -297,7 +297,7 @@ export class ItemProcessor {
     const left = leaveForAnother(this.faults, wiring, scope, where, prep, state, at, carry, node, previous);
     if (typeof left === 'function') return { spawn: left };
     if (where.child?.body === 'node') {
-      return { child: childCount(where.child, bodyResult(state, { error: left })) };
+      return { child: childCount(where.child, childReport(state, bodyEnding(at, { error: left }), false)) };
     }
     const failed = scope.run.failed(prep.compiled.dag.id, state, at.key, left);
     return this.ending(where, state, failed);
@@ -306,7 +306,8 @@ export class ItemProcessor {
   /** An input item's ending goes in the report; a scatter child's is counted on its gather record with it. */
   private ending(where: Whereabouts, state: ItemState, ending: Ending): After {
     if (where.child === undefined) return { end: { ending, state } };
-    const result = where.child.body === 'embed' ? embedResult(state, ending) : endingResult(state, ending);
+    const body = where.child.body;
+    const result = body === 'embed' ? embedReport(state, ending) : childReport(state, ending, body === 'dag');
     return { child: childCount(where.child, result) };
   }
 

@@ -1,14 +1,12 @@
-import type { GatherPlacement, ScatterPlacement } from '../document/model.ts';
+import type { GatherPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
-import { copyJson } from './copy.ts';
-import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
-import type { ErrorSummary } from './events.ts';
+import { type ClassifiedError, summarise } from './error-summary.ts';
 import { isThenable } from './execute.ts';
-import { type ChildResult, decided } from './gather.ts';
-import { countVisit, createChildState, type ItemState } from './item-state.ts';
-import { scatterSegment } from './journal-key.ts';
-import { getPointer } from './pointer.ts';
+import { countVisit, type ItemState } from './item-state.ts';
+import type { ChildDocument } from './kinds/children.ts';
+import { type ChildResult, decided } from './kinds/gather.ts';
+import { bodyEnding, childResult, type ScatterEntry, scatterChild, scatterFan } from './kinds/scatter.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord } from './recorder.ts';
 import { endingOf, restoredState } from './resume-book.ts';
@@ -17,23 +15,14 @@ import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
 import { runTask, type TaskOutcome } from './task.ts';
 
-/** Outputs of a scatter body node that mark the child as failed; every other output completes it. */
-export const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'error']);
-
 /**
- * Fans the array at the scatter's `items` pointer out into child items and runs them. The placement's
- * `concurrency` bounds the children in flight across the whole run: the children of every item that
- * reaches this scatter share it. Child `i` of item `1` is item `1.i`, with data `{ item, index }`, where
- * `item` is a deep copy of the list element (a child's changes never reach the parent's list).
- *
- * - Node body: the node runs once for the child (no routes inside the body; the placement's deadline
- *   applies to each execution); an output in
- *   {@link FAILED_BODY_OUTPUTS} or a thrown error fails the child, any other output completes it.
- * - Sub-DAG body (`dag`): the child runs from the document's first entrypoint with fresh budgets and
- *   completes or fails with the terminal it reaches; an engine failure fails it.
- *
- * A child's value is what it left in `data.result` (null when absent). Not an array at `items` → an
- * `E_INPUT` error outcome (the scatter's `error` route, if any).
+ * Fans the array at the scatter's `items` pointer out into child items in this process and runs them (what
+ * the children are, and the result each gives its gather, is the scatter kind's: see `kinds/scatter.ts`).
+ * The placement's `concurrency` bounds the children in flight across the whole run: the children of every
+ * item that reaches this scatter share it. A node body runs once for each child (no routes inside the body;
+ * the placement's deadline applies to each execution); a body document's child runs from its first
+ * entrypoint with fresh budgets. An input the scatter cannot fan out is its error outcome (the scatter's
+ * `error` route, if any).
  *
  * Once the settled children fix what the gather will return (a `first` gather with its winner, see
  * `decided` in the gather module), the rest are cancelled: children not started are never started, running
@@ -47,21 +36,9 @@ export async function runScatter(
   state: ItemState,
   visit: number,
 ): Promise<{ readonly results: ChildResult[] } | { readonly error: ClassifiedError }> {
-  const placement = at.placement as ScatterPlacement;
-  const list = getPointer(state.data, placement.items);
-  if (!Array.isArray(list)) {
-    const message = `scatter '${at.key}' expects an array at '${placement.items}' in the item's data, found ${list === undefined ? 'nothing' : typeof list}; put the list there before the scatter`;
-    return { error: engineError('E_INPUT', message) };
-  }
-  let body: Prepared | undefined;
-  if (placement.dag !== undefined) {
-    body = run.env.prepareIri(placement.dag);
-    if (body === undefined) {
-      const message = `scatter '${at.key}' runs DAG '${placement.dag}', which is not in the library; pass it in createDispatcher({ library })`;
-      return { error: engineError('E_UNKNOWN_DAG', message) };
-    }
-  }
-
+  const fan = scatterFan(at, state.data, run.env, 'createDispatcher');
+  if ('error' in fan) return fan;
+  const { list, body } = fan;
   const done = at.routes.get('done')?.target.placement;
   const gather = done?.kind === 'gather' ? done : undefined;
   const job = new ScatterJob(run, prep, at, state, visit, list, body, gather);
@@ -86,18 +63,21 @@ class ScatterJob {
   private readonly scope: RunContext;
   /** The run-wide limit of this scatter's children in flight. */
   private readonly semaphore: Semaphore | undefined;
+  /** Where the children come from, for making them. */
+  private readonly entry: ScatterEntry;
 
   constructor(
     private readonly run: RunContext,
     private readonly prep: Prepared,
     private readonly at: CompiledPlacement,
-    private readonly parent: ItemState,
-    private readonly visit: number,
+    parent: ItemState,
+    visit: number,
     private readonly list: readonly unknown[],
-    private readonly body: Prepared | undefined,
+    private readonly body: ChildDocument | undefined,
     private readonly gather: GatherPlacement | undefined,
   ) {
     this.results = new Array(list.length);
+    this.entry = { parent, placement: at.key, dag: prep.compiled.dag.id, visit };
     this.cancel = gather?.reducer === 'first' && list.length > 1 ? new AbortController() : undefined;
     this.scope = this.cancel === undefined ? run : run.cancellable(this.cancel.signal);
     this.semaphore = run.semaphoreOf(prep, at);
@@ -136,32 +116,24 @@ class ScatterJob {
    * resumed run a child that had ended is not run again, and a sub-DAG child goes on from its checkpoint.
    */
   private async runChild(index: number): Promise<void> {
-    const element = this.list[index];
-    const item = copyJson(element);
-    const dagId = this.prep.compiled.dag.id;
-    const frame = { kind: 'scatter', dag: dagId, placement: this.at.key, visit: this.visit, index } as const;
-    // The element's tag is worked out only if the child's scope is read (a journalled step, a checkpoint).
-    const segment = () => scatterSegment(this.at.key, index, element);
-    const fresh = createChildState(
-      this.parent,
-      `${this.parent.id}.${index}`,
-      segment,
-      { item, index },
-      frame,
-    );
+    const fresh = scatterChild(this.entry, index, this.list[index]);
     try {
       if (this.body === undefined) {
         const saved = this.run.durable?.book?.take(fresh.id, fresh.frames ?? []);
         if (saved?.ending !== undefined) {
-          this.fromEnding(index, restoredState(saved, fresh), endingOf(saved.ending, this.at.key));
+          this.settle(index, restoredState(saved, fresh), endingOf(saved.ending, this.at.key));
           return;
         }
         const pending = bodyOutcome(this.scope, this.prep, this.at, fresh);
-        const outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
-        this.fromOutcome(index, fresh, outcome);
+        const ending = bodyEnding(this.at, isThenable<TaskOutcome>(pending) ? await pending : pending);
+        // A durable run records a node body's ending, so a resume does not run it again.
+        const record = endingRecord(ending, false);
+        this.run.durable?.recorder.ended(this.prep.compiled.dag.id, fresh, this.at.key, record);
+        this.settle(index, fresh, ending);
       } else {
-        const running = this.runSubDag(this.body, fresh);
-        this.fromEnding(index, fresh, isThenable<Ending>(running) ? await running : running);
+        const { prep, entry } = this.body;
+        const running = this.scope.driveChild(prep, fresh, entry);
+        this.settle(index, fresh, isThenable<Ending>(running) ? await running : running);
       }
     } catch (error) {
       if (this.run.stopReason !== undefined || !this.cancelled) throw error;
@@ -172,30 +144,16 @@ class ScatterJob {
   /** Records every child that never started as cancelled (none unless the gather was decided early). */
   cancelUnstarted(): void {
     if (!this.cancelled) return;
-    const dagId = this.prep.compiled.dag.id;
     for (let index = 0; index < this.list.length; index++) {
       if (this.results[index] !== undefined) continue;
-      const frame = {
-        kind: 'scatter',
-        dag: dagId,
-        placement: this.at.key,
-        visit: this.visit,
-        index,
-      } as const;
-      const element = this.list[index];
-      const segment = () => scatterSegment(this.at.key, index, element);
-      const data = { item: null, index };
-      this.recordCancelled(
-        index,
-        createChildState(this.parent, `${this.parent.id}.${index}`, segment, data, frame),
-        'queue',
-      );
+      this.recordCancelled(index, scatterChild(this.entry, index, this.list[index], false), 'queue');
     }
   }
 
   /** Records child `index` as cancelled where it stood, with its `item.cancelled` event. */
   private recordCancelled(index: number, child: ItemState, waitingFor: WaitingFor): void {
-    this.results[index] = { index, status: 'cancelled', value: null, order: this.order++ };
+    const ending = { kind: 'stopped', placement: this.at.key, waitingFor } as const;
+    this.results[index] = { ...childResult(child, ending, index, false), order: this.order++ };
     const dag = this.prep.compiled.dag.id;
     this.run.events?.emit({
       type: 'item.cancelled',
@@ -204,63 +162,20 @@ class ScatterJob {
       placement: this.at.key,
       waitingFor,
     });
-    const ending = { kind: 'stopped', placement: this.at.key, waitingFor } as const;
     this.run.durable?.recorder.ended(dag, child, this.at.key, endingRecord(ending, true));
   }
 
-  private runSubDag(body: Prepared, child: ItemState): Promise<Ending> | Ending {
-    const entry = body.compiled.entrypoints[0];
-    if (entry === undefined) {
-      const error = engineError(
-        'E_DANGLING_ENTRYPOINT',
-        `DAG '${body.compiled.dag.id}' has no entrypoint; declare one`,
-      );
-      return { kind: 'failed', placement: '', error };
-    }
-    return this.scope.driveChild(body, child, entry);
-  }
-
-  private fromEnding(index: number, child: ItemState, ending: Ending): void {
-    if (ending.kind === 'stopped') {
-      if (this.run.stopReason !== undefined) throw this.run.signal.reason;
-      // Only a cancellation stops a child while its run goes on, now or before a restart; the child's own
-      // drive reported it (item.cancelled) where it stood.
-      this.results[index] = { index, status: 'cancelled', value: null, order: this.order++ };
-      return;
-    }
-    const terminal = this.body === undefined ? undefined : ending.placement;
-    if (ending.kind === 'terminal') this.record(index, child, ending.outcome, terminal, undefined);
-    else this.record(index, child, 'failed', undefined, summarise(ending.error));
-  }
-
-  /** A node body's outcome; a durable run records it as the child's ending, so a resume does not run it again. */
-  private fromOutcome(index: number, child: ItemState, outcome: TaskOutcome): void {
-    const key = this.at.key;
-    const ending: Ending =
-      'error' in outcome
-        ? { kind: 'failed', placement: key, error: outcome.error }
-        : {
-            kind: 'terminal',
-            placement: key,
-            outcome: FAILED_BODY_OUTPUTS.has(outcome.output) ? 'failed' : 'completed',
-          };
-    this.run.durable?.recorder.ended(this.prep.compiled.dag.id, child, key, endingRecord(ending, false));
-    this.fromEnding(index, child, ending);
-  }
-
-  private record(
-    index: number,
-    child: ItemState,
-    status: 'completed' | 'failed',
-    terminal: string | undefined,
-    error: ErrorSummary | undefined,
-  ): void {
-    const value = child.data.result ?? null;
-    const order = this.order++;
-    const result: { -readonly [K in keyof ChildResult]: ChildResult[K] } = { index, status, value, order };
-    if (terminal !== undefined) result.terminal = terminal;
-    if (error !== undefined) result.error = error;
+  /** Records how child `index` ended as its result, and cancels the rest once the gather is decided. */
+  private settle(index: number, child: ItemState, ending: Ending): void {
+    // Only a cancellation stops a child while its run goes on, now or before a restart; the child's own
+    // drive reported it (item.cancelled) where it stood.
+    if (ending.kind === 'stopped' && this.run.stopReason !== undefined) throw this.run.signal.reason;
+    const result: ChildResult = {
+      ...childResult(child, ending, index, this.body !== undefined),
+      order: this.order++,
+    };
     this.results[index] = result;
+    if (result.status === 'cancelled') return;
     this.settled.push(result);
     // A child that ends after the result was decided (one that ignored the abort, or a batch already
     // running) is kept as it ended: a late result cannot change a decided gather.
