@@ -17,19 +17,32 @@ export type EndingReport =
 
 /**
  * What a worker writes to a run's ledger and run store after each job (see `ledger.ts`): the job's events
- * (unstamped: the ledger numbers them with the run-wide seq), the counters it added, and the item's ending
- * when an input item ended.
+ * (as text without their stamp: the ledger numbers them with the run-wide seq), the counters it added, and
+ * the item's ending when an input item ended.
  */
 export interface Report {
-  readonly events: readonly EventBody[];
+  /** Each event's JSON text without `seq`, `time`, `runId` and its closing brace (see {@link eventText}). */
+  readonly events: readonly string[];
   readonly tally: Tally;
   readonly end?: { readonly ending: EndingReport; readonly state: ItemState };
 }
 
-/** An event as a worker's stream stamped it, back to its body. */
+/** An event as a stream stamped it, back to its body. */
 export function unstamped(event: RunEvent): EventBody {
   const { seq: _seq, time: _time, runId: _runId, ...body } = event;
   return body as EventBody;
+}
+
+/**
+ * An event as a worker's stream stamped it, as the text a report carries: its body's JSON text without
+ * `seq`, `time` and `runId` and without its closing brace. The stream stamps a body by adding those three
+ * last, so they are cut off its text; a body that holds them elsewhere is written again without them.
+ */
+export function eventText(event: RunEvent): string {
+  const text = JSON.stringify(event);
+  const stamp = `,"seq":${event.seq},"time":${event.time},"runId":${JSON.stringify(event.runId)}}`;
+  if (text.endsWith(stamp)) return text.slice(0, text.length - stamp.length);
+  return JSON.stringify(unstamped(event)).slice(0, -1);
 }
 
 /** An ending as JSON. */

@@ -66,7 +66,9 @@ export function journalField(itemPath: string, stepKey: string): string {
 
 /**
  * A span of events as a member of the events set: its first and last seq, then the JSON text of its
- * `[seq, type, body]` entries. Spans never overlap, so no two members of a run share a first seq.
+ * entries, each a `[seq, type, body]` or a body alone without its `runId` (a `PageEntry`, as an SQLite
+ * events page holds them: a distributed worker's report writes its events so). Spans never overlap, so no
+ * two members of a run share a first seq.
  */
 export function spanMember(first: number, last: number, json: string): string {
   return `${first}:${last}:${json}`;
