@@ -41,6 +41,42 @@ local function countOff(key, index, result)
 end
 `;
 
+/**
+ * Lua: counts children off gather records as {@link COUNT_OFF} does, for a script that counts many (a batch
+ * of job reports, see `report-write.ts`): each record's `order` and `left` are read once, and written once,
+ * with the orders of the children counted, by `writeCounts()` at the end of the script.
+ */
+export const COUNT_OFF_MANY = `
+local counting = {}
+local function countOffMany(key, index, result)
+  local record = counting[key]
+  if not record then
+    local head = redis.call('HMGET', key, 'order', 'left')
+    record = {order = tonumber(head[1]) or 0, left = tonumber(head[2]) or 0, fields = {}}
+    counting[key] = record
+  end
+  if redis.call('HSETNX', key, 'r:' .. index, result) == 1 then
+    local fields = record.fields
+    fields[#fields + 1] = 'o:' .. index
+    fields[#fields + 1] = record.order
+    record.order = record.order + 1
+    record.left = record.left - 1
+  end
+  return record.left
+end
+local function writeCounts()
+  for key, record in pairs(counting) do
+    local fields = record.fields
+    if #fields > 0 then
+      redis.call('HSET', key, 'order', record.order, 'left', record.left)
+      for i = 1, #fields, 200 do
+        redis.call('HSET', key, unpack(fields, i, math.min(i + 199, #fields)))
+      end
+    end
+  end
+end
+`;
+
 /** Counts one child off (see {@link COUNT_OFF}). KEYS: the record. ARGV: the child's index, its result. */
 const COMPLETE_CHILD = `${COUNT_OFF}
 return countOff(KEYS[1], ARGV[1], ARGV[2])

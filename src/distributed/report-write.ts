@@ -7,13 +7,15 @@
  */
 import type { Redis } from 'ioredis';
 import { redisKeys } from '../store/redis-keys.ts';
-import { COUNT_OFF } from './gather-record.ts';
+import { COUNT_OFF_MANY } from './gather-record.ts';
 import type { RunKeys } from './keys.ts';
 import type { ChildCount, COUNTERS } from './ledger.ts';
 import { evalScript } from './scripts.ts';
 
 /** Script arguments per report (see {@link REPORT}). */
 const ARGS = 13;
+/** The most reports one script writes: a turn that makes more sends them in several. */
+const MOST = 256;
 
 /**
  * Writes the reports of one run. KEYS: the ledger, the set of ended items, the run store's events,
@@ -28,7 +30,7 @@ const ARGS = 13;
  * 9–10. the id of an input item the job left between placements (empty for none) and its checkpoint,
  *    written unless the item ended;
  * 11–12. a scatter or embed child's index (empty for none) and result, counted off its gather record
- *    (see `COUNT_OFF`) even when the report is a repeat, so that the job run again finds how many are left;
+ *    (see `COUNT_OFF_MANY`) even when the report is a repeat, so that the job run again finds how many are left;
  * 13. the events (see {@link eventsArg}): each event's JSON text without `seq`, `time`, `runId` and its
  *    closing brace, followed by a \1 byte, joined by commas.
  * The events of the reports are stored as one span of the run store's events (see `spanMember`), each a
@@ -40,7 +42,7 @@ const ARGS = 13;
  * a run that was closed (a job run again after its worker died) write nothing; for a run whose ledger is
  * gone they write nothing and answer a fourth value, 1.
  */
-const REPORT = `${COUNT_OFF}
+const REPORT = `${COUNT_OFF_MANY}
 local ledger = KEYS[1]
 local reports = #ARGV / ${ARGS}
 local out = {}
@@ -96,13 +98,14 @@ for r = 1, reports do
     if pending <= 0 then last = 1 end
   end
   local left = -1
-  if ARGV[a + 11] ~= '' then left = countOff(KEYS[6 + r], ARGV[a + 11], ARGV[a + 12]) end
+  if ARGV[a + 11] ~= '' then left = countOffMany(KEYS[6 + r], ARGV[a + 11], ARGV[a + 12]) end
   out[r] = {last, aborted, left}
 end
 local names = {'executions', 'retries', 'salvages', 'exhausted'}
 for i = 1, 4 do
   if counters[i] ~= 0 then redis.call('HINCRBY', ledger, names[i], counters[i]) end
 end
+writeCounts()
 if seq >= first then
   redis.call('HSET', ledger, 'seq', seq + 1)
   redis.call('ZADD', KEYS[3], first, first .. ':' .. seq .. ':[' .. table.concat(pages, ',') .. ']')
@@ -233,9 +236,14 @@ export function writeReport(
     eventsArg(report.events),
   );
   const reports = batch.waiting;
-  return new Promise((resolve, reject) => {
+  const answer = new Promise<ReportAnswer>((resolve, reject) => {
     reports.push({ resolve, reject });
   });
+  if (reports.length >= MOST) {
+    pending.delete(keys.ledger);
+    void send(redis, batch);
+  }
+  return answer;
 }
 
 /** Sends the reports made in this turn on `redis`, one script per run. */
