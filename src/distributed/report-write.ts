@@ -13,7 +13,7 @@ import type { ChildCount, COUNTERS } from './ledger.ts';
 import { evalScript } from './scripts.ts';
 
 /** Script arguments per report (see {@link REPORT}). */
-const ARGS = 13;
+const ARGS = 14;
 /** The most reports one script writes: a turn that makes more sends them in several. */
 const MOST = 256;
 
@@ -30,13 +30,14 @@ const MOST = 256;
  * 9–10. the id of an input item the job left between placements (empty for none) and its checkpoint,
  *    written unless the item ended;
  * 11–12. a scatter or embed child's index (empty for none) and result, counted off its gather record
- *    (see `COUNT_OFF_MANY`) even when the report is a repeat, so that the job run again finds how many are left;
- * 13. the events (see {@link eventsArg}): each event's JSON text without `seq`, `time`, `runId` and its
- *    closing brace, followed by a \1 byte, joined by commas.
- * The events of the reports are stored as one span of the run store's events (see `spanMember`), each a
- * body alone as an SQLite events page keeps it (`PageEntry`): each \1 becomes the event's `seq`, numbered
- * from the run-wide `seq`, and its `time` in ms since the run started, then the closing brace; the reader
- * adds the `runId`. The counters of the reports are added up and written once. Answers per report `{last, aborted, left}`: `last` is 1 when the report ends an input item (or
+ *    (see `COUNT_OFF_MANY`) even when the report is a repeat, so that the job run again finds how many
+ *    are left;
+ * 13–14. how many events, and their JSON text without `seq`, `time` and `runId` (see `eventText`), joined by
+ *    commas.
+ * The events of the reports are stored as one span of the run store's events (see `spanMember`), with the
+ * time in ms since the run started, numbered from the run-wide `seq` (the reader gives each its `seq`,
+ * `time` and `runId`, see `eventsOfSpan`). The counters of the reports are added up and written once.
+ * Answers per report `{last, aborted, left}`: `last` is 1 when the report ends an input item (or
  * repeats an ending) and no input item is pending (the caller closes the run), `aborted` 1 once an abort was
  * asked for, `left` the children left on the gather record (-1 when the job was not a child's). Reports for
  * a run that was closed (a job run again after its worker died) write nothing; for a run whose ledger is
@@ -59,7 +60,6 @@ local counters = {0, 0, 0, 0}
 local first = tonumber(head[4])
 local seq = first - 1
 local pages = {}
-local tail
 for r = 1, reports do
   local a = (r - 1) * ${ARGS}
   local fresh = ARGV[a + 8] == '' or redis.call('SADD', KEYS[6], ARGV[a + 8]) == 1
@@ -67,17 +67,10 @@ for r = 1, reports do
   if fresh and ARGV[a + 5] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[a + 5]) == 1 then fresh = false end
   if fresh then
     for i = 1, 4 do counters[i] = counters[i] + tonumber(ARGV[a + i]) end
-    local events = ARGV[a + 13]
+    local events = ARGV[a + 14]
     if events ~= '' then
-      if not tail then
-        local t = redis.call('TIME')
-        local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-        tail = ',"time":' .. tostring(now - tonumber(head[1])) .. '}'
-      end
-      pages[#pages + 1] = string.gsub(events, '\\1', function()
-        seq = seq + 1
-        return ',"seq":' .. tostring(seq) .. tail
-      end)
+      pages[#pages + 1] = events
+      seq = seq + tonumber(ARGV[a + 13])
     end
   end
   local moving = ARGV[a + 9]
@@ -108,18 +101,13 @@ end
 writeCounts()
 if seq >= first then
   redis.call('HSET', ledger, 'seq', seq + 1)
-  redis.call('ZADD', KEYS[3], first, first .. ':' .. seq .. ':[' .. table.concat(pages, ',') .. ']')
+  local t = redis.call('TIME')
+  local time = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(head[1])
+  local span = first .. ':' .. seq .. ':' .. tostring(time) .. ':[' .. table.concat(pages, ',') .. ']'
+  redis.call('ZADD', KEYS[3], first, span)
 end
 return out
 `;
-
-/**
- * The events of a report as one script argument: each event's text (see `eventText`) followed by a \1 byte,
- * which the script replaces with the event's `seq` and `time`; JSON text holds no raw control character.
- */
-export function eventsArg(events: readonly string[]): string {
-  return events.length === 0 ? '' : `${events.join('\u0001,')}\u0001`;
-}
 
 /** An input item's ending as a report writes it. */
 export interface ReportedEnding {
@@ -134,7 +122,7 @@ export interface ReportedEnding {
 export interface ReportWrite {
   readonly runId: string;
   readonly counters: Readonly<Record<(typeof COUNTERS)[number], number>>;
-  /** Each event's JSON text without `seq`, `time`, `runId` and its closing brace (see `eventText`). */
+  /** Each event's JSON text without `seq`, `time` and `runId` (see `eventText`). */
   readonly events: readonly string[];
   readonly ending?: ReportedEnding;
   /** The report's id, written once: a job's id and attempt; absent for reports no client may send twice. */
@@ -233,7 +221,8 @@ export function writeReport(
     report.moving?.checkpoint ?? '',
     child === undefined ? '' : String(child.index),
     child?.result ?? '',
-    eventsArg(report.events),
+    String(report.events.length),
+    report.events.join(','),
   );
   const reports = batch.waiting;
   const answer = new Promise<ReportAnswer>((resolve, reject) => {

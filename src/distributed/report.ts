@@ -21,7 +21,7 @@ export type EndingReport =
  * the item's ending when an input item ended.
  */
 export interface Report {
-  /** Each event's JSON text without `seq`, `time`, `runId` and its closing brace (see {@link eventText}). */
+  /** Each event's JSON text without `seq`, `time` and `runId` (see {@link eventText}). */
   readonly events: readonly string[];
   readonly tally: Tally;
   readonly end?: { readonly ending: EndingReport; readonly state: ItemState };
@@ -35,14 +35,14 @@ export function unstamped(event: RunEvent): EventBody {
 
 /**
  * An event as a worker's stream stamped it, as the text a report carries: its body's JSON text without
- * `seq`, `time` and `runId` and without its closing brace. The stream stamps a body by adding those three
- * last, so they are cut off its text; a body that holds them elsewhere is written again without them.
+ * `seq`, `time` and `runId`. The stream stamps a body by adding those three last, so they are cut off its
+ * text; a body that holds them elsewhere is written again without them.
  */
 export function eventText(event: RunEvent): string {
   const text = JSON.stringify(event);
   const stamp = `,"seq":${event.seq},"time":${event.time},"runId":${JSON.stringify(event.runId)}}`;
-  if (text.endsWith(stamp)) return text.slice(0, text.length - stamp.length);
-  return JSON.stringify(unstamped(event)).slice(0, -1);
+  if (text.endsWith(stamp)) return `${text.slice(0, text.length - stamp.length)}}`;
+  return JSON.stringify(unstamped(event));
 }
 
 /** An ending as JSON. */

@@ -15,7 +15,7 @@ import { decodeCursor, ENDED_STATUSES, encodeCursor, isAfter, pageSize, statusFi
 import { batchReads, type Command, planBatch } from './redis-batch.ts';
 import { connectRedis, type RedisStoreOptions, redisFailure } from './redis-connect.ts';
 import { journalField, parseSpan, type RedisKeys, redisKeys, runOwnKeys } from './redis-keys.ts';
-import { eventsFromPage } from './sqlite-rows.ts';
+import { eventsOfSpan } from './redis-span-events.ts';
 import { closed, unknownRun } from './store-errors.ts';
 import type {
   EventQuery,
@@ -177,9 +177,8 @@ export class RedisRunStore implements RunStore {
     const out: EventRecord[] = [];
     if (limit === 0) return out;
     const key = this.keys.events(runId);
-    // A span holds `[seq, type, body]` entries or bodies alone (see `spanMember`), read alike.
     const take = (member: string) => {
-      eventsFromPage(runId, parseSpan(member).json, after, out);
+      eventsOfSpan(runId, member, after, out);
       if (out.length > limit) out.length = limit;
     };
     let from = '-inf';

@@ -54,7 +54,7 @@ describe('the ledger of a distributed run', () => {
         return {
           runId,
           counters,
-          events: [`{"type":"item.end","item":"${id}","dag":"urn:test:dag","placement":"done"`],
+          events: [`{"type":"item.end","item":"${id}","dag":"urn:test:dag","placement":"done"}`],
           ending: {
             itemId: id,
             count: 'completed',
@@ -65,7 +65,7 @@ describe('the ledger of a distributed run', () => {
       const moving: ReportWrite = {
         runId,
         counters,
-        events: ['{"type":"route"', '{"type":"route"'],
+        events: ['{"type":"route"}', '{"type":"route"}'],
         id: 'job-1:1',
       };
       expect(await writeReport(redis, keys, storePrefix, moving)).toEqual({ last: false, aborted: false });
@@ -164,14 +164,14 @@ describe('the ledger of a distributed run', () => {
       const child = (index: number, id: string): ReportWrite => ({
         runId: 'run-a',
         counters,
-        events: [`{"type":"item.end","item":"1.${index}"`, `{"type":"route","item":"1.${index}"`],
+        events: [`{"type":"item.end","item":"1.${index}"}`, `{"type":"route","item":"1.${index}"}`],
         id,
         child: { gather, index, result: JSON.stringify({ index, status: 'completed', value: index }) },
       });
       const other: ReportWrite = {
         runId: 'run-b',
         counters,
-        events: ['{"type":"route","item":"1"'],
+        events: ['{"type":"route","item":"1"}'],
         id: 'b:1',
       };
       // Made in one turn: one script per run; the repeat of c0:1 in the same turn is written once.
