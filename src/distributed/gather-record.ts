@@ -27,8 +27,8 @@ export interface ParentAtScatter {
  * Lua: records one child's result on gather record `key` and counts it off: the result is written only if
  * this index has none yet (a child job run again after its worker died counts once), and the function
  * answers how many children are left, so exactly the ending that takes `left` to 0 (or a repeat of it) adds
- * the gathered job, whose fixed id makes a repeat a no-op. Shared by {@link COMPLETE_CHILD} and the job
- * report (`ledger.ts`), which counts a child off with its report.
+ * the gathered job, whose fixed id makes a repeat a no-op. Run by {@link COMPLETE_CHILD} (an aborted run's
+ * children); a job's report counts its child off the same way with {@link COUNT_OFF_MANY}.
  */
 export const COUNT_OFF = `
 local function countOff(key, index, result)
