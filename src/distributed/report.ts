@@ -33,15 +33,32 @@ export function unstamped(event: RunEvent): EventBody {
   return body as EventBody;
 }
 
+/** The end of the JSON text of every event a stream of run `runId` stamped (see {@link eventText}). */
+export function runIdTail(runId: string): string {
+  return `,"runId":${JSON.stringify(runId)}}`;
+}
+
 /**
- * An event as a worker's stream stamped it, as the text a report carries: its body's JSON text without
- * `seq`, `time` and `runId`. The stream stamps a body by adding those three last, so they are cut off its
- * text; a body that holds them elsewhere is written again without them.
+ * An event as a worker's stream of one run stamped it, as the text a report carries: its body's JSON text
+ * without `seq`, `time` and `runId`. The stream stamps a body by adding those three last, so they are cut
+ * off its text (`tail` is {@link runIdTail} of the run); a body that holds them elsewhere is written again
+ * without them.
  */
-export function eventText(event: RunEvent): string {
+export function eventText(event: RunEvent, tail: string): string {
   const text = JSON.stringify(event);
-  const stamp = `,"seq":${event.seq},"time":${event.time},"runId":${JSON.stringify(event.runId)}}`;
-  if (text.endsWith(stamp)) return `${text.slice(0, text.length - stamp.length)}}`;
+  const end = text.length - tail.length;
+  const seq = text.lastIndexOf(',"seq":', end);
+  const time = text.lastIndexOf(',"time":', end);
+  // Between `seq` and the run id only numbers and the key of `time`, so no other key.
+  if (
+    seq > 0 &&
+    time > seq &&
+    text.endsWith(tail) &&
+    text.indexOf('"', seq + 6) === time + 1 &&
+    text.indexOf('"', time + 7) === end + 1
+  ) {
+    return `${text.slice(0, seq)}}`;
+  }
   return JSON.stringify(unstamped(event));
 }
 
