@@ -27,8 +27,8 @@ export interface ParentAtScatter {
  * Lua: records one child's result on gather record `key` and counts it off: the result is written only if
  * this index has none yet (a child job run again after its worker died counts once), and the function
  * answers how many children are left, so exactly the ending that takes `left` to 0 (or a repeat of it) adds
- * the gathered job, whose fixed id makes a repeat a no-op. Shared by {@link COMPLETE_CHILD} and the job
- * report (`ledger.ts`), which counts a child off with its report.
+ * the gathered job, whose fixed id makes a repeat a no-op. Run by {@link COMPLETE_CHILD} (an aborted run's
+ * children); a job's report counts its child off the same way with {@link COUNT_OFF_MANY}.
  */
 export const COUNT_OFF = `
 local function countOff(key, index, result)
@@ -38,6 +38,42 @@ local function countOff(key, index, result)
     return redis.call('HINCRBY', key, 'left', -1)
   end
   return tonumber(redis.call('HGET', key, 'left'))
+end
+`;
+
+/**
+ * Lua: counts children off gather records as {@link COUNT_OFF} does, for a script that counts many (a batch
+ * of job reports, see `report-write.ts`): each record's `order` and `left` are read once, and written once,
+ * with the orders of the children counted, by `writeCounts()` at the end of the script.
+ */
+export const COUNT_OFF_MANY = `
+local counting = {}
+local function countOffMany(key, index, result)
+  local record = counting[key]
+  if not record then
+    local head = redis.call('HMGET', key, 'order', 'left')
+    record = {order = tonumber(head[1]) or 0, left = tonumber(head[2]) or 0, fields = {}}
+    counting[key] = record
+  end
+  if redis.call('HSETNX', key, 'r:' .. index, result) == 1 then
+    local fields = record.fields
+    fields[#fields + 1] = 'o:' .. index
+    fields[#fields + 1] = record.order
+    record.order = record.order + 1
+    record.left = record.left - 1
+  end
+  return record.left
+end
+local function writeCounts()
+  for key, record in pairs(counting) do
+    local fields = record.fields
+    if #fields > 0 then
+      redis.call('HSET', key, 'order', record.order, 'left', record.left)
+      for i = 1, #fields, 200 do
+        redis.call('HSET', key, unpack(fields, i, math.min(i + 199, #fields)))
+      end
+    end
+  end
 end
 `;
 

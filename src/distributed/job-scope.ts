@@ -5,7 +5,7 @@ import { type ItemState, restoreItemState } from '../runtime/item-state.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import { type Ending, RunContext, type RunEnvironment } from '../runtime/runner.ts';
 import type { RunKeys } from './keys.ts';
-import { endingReport, type Report, unstamped } from './report.ts';
+import { endingReport, eventText, type Report, runIdTail } from './report.ts';
 import type { LoadedSpec } from './run-spec.ts';
 
 /** A run as a worker knows it: its spec, its environment and its prepared DAG. */
@@ -24,7 +24,7 @@ export interface KnownRun {
  */
 export class JobScope {
   readonly run: RunContext;
-  private readonly events: Report['events'][number][] = [];
+  private readonly events: string[] = [];
 
   constructor(
     readonly known: KnownRun,
@@ -32,8 +32,9 @@ export class JobScope {
     readonly clock: Clock,
   ) {
     const stream = new EventStream(runId, () => clock.now());
+    const tail = runIdTail(runId);
     stream.listen((event) => {
-      this.events.push(unstamped(event));
+      this.events.push(eventText(event, tail));
     });
     const deadlineAt = known.spec.deadlineAt;
     this.run = new RunContext(

@@ -9,106 +9,16 @@
  * run's own phase item once its pre phases ran), `added` (input items whose jobs its pre-phase job added)
  * and `phaseErrors` (a JSON list of the phases that failed); see `phase-processor.ts`.
  *
- * A job's report goes to Redis in one script (see {@link REPORT}): its events, numbered from the run-wide
+ * A job's report goes to Redis in one script (see `report-write.ts`): its events, numbered from the run-wide
  * `seq`, as one span of the run store's events; its counters; and an input item's ending, as the item's
  * checkpoint in the run store, counted off `pending` once however often a stalled job runs again.
  */
 import type { Redis } from 'ioredis';
 import type { PhaseError } from '../runtime/run.ts';
-import { redisKeys } from '../store/redis-keys.ts';
-import { COUNT_OFF } from './gather-record.ts';
 import type { RunKeys } from './keys.ts';
-import { evalScript } from './scripts.ts';
 
 /**
- * Writes one job's report. KEYS: the ledger, the set of ended items, the run store's events, checkpoints and
- * checkpoint order of the run, the set of report ids written, and (for a child's job) its gather record.
- * ARGV:
- * 1. the run id as a JSON string; 2–5. the four counters;
- * 6–8. the ended input item's id (empty for none), the ending count to add to (`completed`, `stopped` or
- *    empty) and its checkpoint as JSON;
- * 9. the report's id (a job's id and attempt, empty for none): a report whose id is in KEYS[6] already (a
- *    script call sent again by a client that reconnected) adds no counters and no events, nor does one that
- *    ends an input item already ended;
- * 10–11. the id of an input item the job left between placements (empty for none) and its checkpoint,
- *    written unless the item ended;
- * 12–13. a scatter or embed child's index (empty for none) and result, counted off its gather record
- *    (see `COUNT_OFF`) even when the report is a repeat, so that the job run again finds how many are left;
- * 14 on. per event, its type as a JSON string and its body's JSON text after the opening brace, without
- *    `seq`, `time` and `runId`.
- * The events are stored as the run store stores a page of events (`first:last:` then
- * `[[seq, type, body], …]`, see `spanMember` and `pageBody`), numbered from the run-wide `seq`, with `time`
- * in ms since the run started; the page is joined from its pieces in one `table.concat`.
- * Answers `{last, aborted, left}`: `last` is 1 when the report ends an input item (or repeats an ending)
- * and no input item is pending (the caller closes the run), `aborted` 1 once an abort was asked for, `left`
- * the children left on the gather record (-1 when the job was not a child's). A report for a run that was
- * closed (a job run again after its worker died) writes nothing; one for a run whose ledger is gone writes
- * nothing and answers a fourth value, 1.
- */
-const REPORT = `${COUNT_OFF}
-local ledger = KEYS[1]
-local head = redis.call('HMGET', ledger, 'start', 'closed', 'aborted')
-if not head[1] then return {0, 1, -1, 1} end
-local aborted = 0
-if head[3] then aborted = 1 end
-if head[2] then return {0, aborted, -1} end
-local fresh = ARGV[9] == '' or redis.call('SADD', KEYS[6], ARGV[9]) == 1
--- A job run again after a stall that ends an item already ended repeats a history already written.
-if fresh and ARGV[6] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[6]) == 1 then fresh = false end
-local names = {'executions', 'retries', 'salvages', 'exhausted'}
-for i = 1, 4 do
-  if fresh and ARGV[i + 1] ~= '0' then redis.call('HINCRBY', ledger, names[i], ARGV[i + 1]) end
-end
-local n = (#ARGV - 13) / 2
-if fresh and n > 0 then
-  local next = redis.call('HINCRBY', ledger, 'seq', n)
-  local first = next - n
-  local t = redis.call('TIME')
-  local time = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(head[1]))
-  local parts = {}
-  local k = 0
-  for e = 0, n - 1 do
-    local seq = tostring(first + e)
-    if e > 0 then k = k + 1; parts[k] = ',' end
-    parts[k + 1] = '['
-    parts[k + 2] = seq
-    parts[k + 3] = ','
-    parts[k + 4] = ARGV[14 + 2 * e]
-    parts[k + 5] = ',{"seq":'
-    parts[k + 6] = seq
-    parts[k + 7] = ',"time":'
-    parts[k + 8] = time
-    parts[k + 9] = ',"runId":'
-    parts[k + 10] = ARGV[1]
-    parts[k + 11] = ','
-    parts[k + 12] = ARGV[15 + 2 * e]
-    parts[k + 13] = ']'
-    k = k + 13
-  end
-  redis.call('ZADD', KEYS[3], first, first .. ':' .. (next - 1) .. ':[' .. table.concat(parts) .. ']')
-end
-if fresh and ARGV[10] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[10]) == 0 then
-  if redis.call('HSET', KEYS[4], ARGV[10], ARGV[11]) == 1 then redis.call('RPUSH', KEYS[5], ARGV[10]) end
-end
-local last = 0
-if ARGV[6] ~= '' then
-  local pending
-  if redis.call('SADD', KEYS[2], ARGV[6]) == 1 then
-    if redis.call('HSET', KEYS[4], ARGV[6], ARGV[8]) == 1 then redis.call('RPUSH', KEYS[5], ARGV[6]) end
-    if ARGV[7] ~= '' then redis.call('HINCRBY', ledger, ARGV[7], 1) end
-    pending = redis.call('HINCRBY', ledger, 'pending', -1)
-  else
-    pending = tonumber(redis.call('HGET', ledger, 'pending'))
-  end
-  if pending <= 0 then last = 1 end
-end
-local left = -1
-if ARGV[12] ~= '' then left = countOff(KEYS[7], ARGV[12], ARGV[13]) end
-return {last, aborted, left}
-`;
-
-/**
- * Opens a run's ledger with its start time read from Redis's clock (the one {@link REPORT} reads), so that
+ * Opens a run's ledger with its start time read from Redis's clock (the one a report reads, see `report-write.ts`), so that
  * event times do not depend on the clocks of the machines. ARGV: the ledger's time to live in ms (0: none),
  * then field/value pairs. Answers the start.
  */
@@ -185,114 +95,11 @@ export async function keepLedger(redis: Redis, keys: RunKeys): Promise<void> {
   await redis.persist(keys.ledger);
 }
 
-/** An event as a report carries it: its body without `seq`, `time` and `runId`. */
-export interface ReportedEvent {
-  readonly type: string;
-}
-
-/** Each event of a report as two script arguments: its type as JSON, and its JSON text after `{`. */
-export function eventPieces(events: readonly ReportedEvent[]): string[] {
-  const pieces: string[] = [];
-  for (const event of events) pieces.push(JSON.stringify(event.type), JSON.stringify(event).slice(1));
-  return pieces;
-}
-
-/** An input item's ending as a report writes it. */
-export interface ReportedEnding {
-  readonly itemId: string;
-  /** The ending count it adds to: `completed` (a completed terminal), `stopped` (aborted), or none. */
-  readonly count: 'completed' | 'stopped' | undefined;
-  /** The item's checkpoint in the run store, as JSON text. */
-  readonly checkpoint: string;
-}
-
-/** A job's report, ready for {@link writeReport}. */
-export interface ReportWrite {
-  readonly runId: string;
-  readonly counters: Readonly<Record<(typeof COUNTERS)[number], number>>;
-  readonly events: readonly ReportedEvent[];
-  readonly ending?: ReportedEnding;
-  /** The report's id, written once: a job's id and attempt; absent for reports no client may send twice. */
-  readonly id?: string;
-  /** An input item's checkpoint as the job left it between placements (not once the item ended). */
-  readonly moving?: { readonly itemId: string; readonly checkpoint: string };
-  /** A scatter or embed child's result, counted off its gather record with the report. */
-  readonly child?: ChildCount;
-}
-
 /** A child's result for its gather record: the record's key, the child's index, the result as JSON text. */
 export interface ChildCount {
   readonly gather: string;
   readonly index: number;
   readonly result: string;
-}
-
-/**
- * What Redis answered to a report: whether the caller ended the run's last item, whether the run is
- * aborted, and for a child's report how many children its gather record has left (0: this was the last).
- */
-export interface ReportAnswer {
-  readonly last: boolean;
-  readonly aborted: boolean;
-  readonly left?: number;
-  /** True when the run's ledger is gone: closed long ago and expired, or lost with Redis's data. */
-  readonly gone?: true;
-}
-
-/** The run store's keys under each prefix, made once: every report needs them. */
-const storeKeys = new Map<string, ReturnType<typeof redisKeys>>();
-
-function storeKeysOf(prefix: string): ReturnType<typeof redisKeys> {
-  let keys = storeKeys.get(prefix);
-  if (keys === undefined) {
-    keys = redisKeys(prefix);
-    storeKeys.set(prefix, keys);
-  }
-  return keys;
-}
-
-/** Writes one job's report in one round trip (see {@link REPORT}). */
-export async function writeReport(
-  redis: Redis,
-  keys: RunKeys,
-  storePrefix: string,
-  report: ReportWrite,
-): Promise<ReportAnswer> {
-  const store = storeKeysOf(storePrefix);
-  const { runId, counters, ending } = report;
-  const child = report.child;
-  const args: string[] = [
-    JSON.stringify(runId),
-    ...COUNTERS.map((name) => String(counters[name])),
-    ending?.itemId ?? '',
-    ending?.count ?? '',
-    ending?.checkpoint ?? '',
-    report.id ?? '',
-    report.moving?.itemId ?? '',
-    report.moving?.checkpoint ?? '',
-    child === undefined ? '' : String(child.index),
-    child?.result ?? '',
-    ...eventPieces(report.events),
-  ];
-  const [last, aborted, left, gone] = (await evalScript(
-    redis,
-    REPORT,
-    child === undefined ? 6 : 7,
-    keys.ledger,
-    keys.ended,
-    store.events(runId),
-    store.checkpoints(runId),
-    store.checkpointOrder(runId),
-    keys.reported,
-    ...(child === undefined ? [] : [child.gather]),
-    ...args,
-  )) as [number, number, number, number?];
-  return {
-    last: last === 1,
-    aborted: aborted === 1,
-    ...(left >= 0 ? { left } : {}),
-    ...(gone === 1 ? { gone: true as const } : {}),
-  };
 }
 
 /** Reserves the seq of the run's `run.end`; undefined when the run's ledger is gone. */

@@ -17,19 +17,49 @@ export type EndingReport =
 
 /**
  * What a worker writes to a run's ledger and run store after each job (see `ledger.ts`): the job's events
- * (unstamped: the ledger numbers them with the run-wide seq), the counters it added, and the item's ending
- * when an input item ended.
+ * (as text without their stamp: the ledger numbers them with the run-wide seq), the counters it added, and
+ * the item's ending when an input item ended.
  */
 export interface Report {
-  readonly events: readonly EventBody[];
+  /** Each event's JSON text without `seq`, `time` and `runId` (see {@link eventText}). */
+  readonly events: readonly string[];
   readonly tally: Tally;
   readonly end?: { readonly ending: EndingReport; readonly state: ItemState };
 }
 
-/** An event as a worker's stream stamped it, back to its body. */
+/** An event as a stream stamped it, back to its body. */
 export function unstamped(event: RunEvent): EventBody {
   const { seq: _seq, time: _time, runId: _runId, ...body } = event;
   return body as EventBody;
+}
+
+/** The end of the JSON text of every event a stream of run `runId` stamped (see {@link eventText}). */
+export function runIdTail(runId: string): string {
+  return `,"runId":${JSON.stringify(runId)}}`;
+}
+
+/**
+ * An event as a worker's stream of one run stamped it, as the text a report carries: its body's JSON text
+ * without `seq`, `time` and `runId`. The stream stamps a body by adding those three last, so they are cut
+ * off its text (`tail` is {@link runIdTail} of the run); a body that holds them elsewhere is written again
+ * without them.
+ */
+export function eventText(event: RunEvent, tail: string): string {
+  const text = JSON.stringify(event);
+  const end = text.length - tail.length;
+  const seq = text.lastIndexOf(',"seq":', end);
+  const time = text.lastIndexOf(',"time":', end);
+  // Between `seq` and the run id only numbers and the key of `time`, so no other key.
+  if (
+    seq > 0 &&
+    time > seq &&
+    text.endsWith(tail) &&
+    text.indexOf('"', seq + 6) === time + 1 &&
+    text.indexOf('"', time + 7) === end + 1
+  ) {
+    return `${text.slice(0, seq)}}`;
+  }
+  return JSON.stringify(unstamped(event));
 }
 
 /** An ending as JSON. */

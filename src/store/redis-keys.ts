@@ -66,7 +66,8 @@ export function journalField(itemPath: string, stepKey: string): string {
 
 /**
  * A span of events as a member of the events set: its first and last seq, then the JSON text of its
- * `[seq, type, body]` entries. Spans never overlap, so no two members of a run share a first seq.
+ * `[seq, type, body]` entries (or the forms `eventsOfSpan` reads beside them, which a distributed worker's
+ * report writes). Spans never overlap, so no two members of a run share a first seq.
  */
 export function spanMember(first: number, last: number, json: string): string {
   return `${first}:${last}:${json}`;

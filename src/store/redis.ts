@@ -15,7 +15,7 @@ import { decodeCursor, ENDED_STATUSES, encodeCursor, isAfter, pageSize, statusFi
 import { batchReads, type Command, planBatch } from './redis-batch.ts';
 import { connectRedis, type RedisStoreOptions, redisFailure } from './redis-connect.ts';
 import { journalField, parseSpan, type RedisKeys, redisKeys, runOwnKeys } from './redis-keys.ts';
-import type { PagedEvent } from './sqlite-rows.ts';
+import { eventsOfSpan } from './redis-span-events.ts';
 import { closed, unknownRun } from './store-errors.ts';
 import type {
   EventQuery,
@@ -178,9 +178,8 @@ export class RedisRunStore implements RunStore {
     if (limit === 0) return out;
     const key = this.keys.events(runId);
     const take = (member: string) => {
-      for (const [seq, type, body] of fromJsonText<PagedEvent[]>(parseSpan(member).json)) {
-        if (seq > after && out.length < limit) out.push({ runId, seq, type, body });
-      }
+      eventsOfSpan(runId, member, after, out);
+      if (out.length > limit) out.length = limit;
     };
     let from = '-inf';
     if (after !== Number.NEGATIVE_INFINITY) {

@@ -9,7 +9,8 @@ import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openGather, readGather } from '../../src/distributed/gather-record.ts';
 import { runKeys } from '../../src/distributed/keys.ts';
-import { openLedger, type ReportWrite, readLedger, writeReport } from '../../src/distributed/ledger.ts';
+import { openLedger, readLedger } from '../../src/distributed/ledger.ts';
+import { type ReportWrite, writeReport } from '../../src/distributed/report-write.ts';
 import { closeRun } from '../../src/distributed/run-close.ts';
 import { endedCheckpoint } from '../../src/distributed/run-record.ts';
 import { systemClock } from '../../src/policy/clock.ts';
@@ -53,7 +54,7 @@ describe('the ledger of a distributed run', () => {
         return {
           runId,
           counters,
-          events: [{ type: 'item.end', item: id, dag: 'urn:test:dag', placement: 'done' } as never],
+          events: [`{"type":"item.end","item":"${id}","dag":"urn:test:dag","placement":"done"}`],
           ending: {
             itemId: id,
             count: 'completed',
@@ -64,7 +65,7 @@ describe('the ledger of a distributed run', () => {
       const moving: ReportWrite = {
         runId,
         counters,
-        events: [{ type: 'route' }, { type: 'route' }],
+        events: ['{"type":"route"}', '{"type":"route"}'],
         id: 'job-1:1',
       };
       expect(await writeReport(redis, keys, storePrefix, moving)).toEqual({ last: false, aborted: false });
@@ -132,6 +133,82 @@ describe('the ledger of a distributed run', () => {
       expect((await store.listCheckpoints(runId, 'ended')).map((c) => c.itemId)).toEqual(['1', '2']);
     } finally {
       await queue.close();
+      redis.disconnect();
+      await store.close();
+    }
+  });
+
+  it('writes the reports of one turn together, each answered and written once', {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = scratchPrefix();
+    const storePrefix = `${prefix}store:`;
+    const store = await scratchRedisStore(storePrefix);
+    const redis = new Redis(TEST_REDIS);
+    const runIds = ['run-a', 'run-b'];
+    const now = Date.now();
+    try {
+      for (const runId of runIds) {
+        await openLedger(redis, runKeys(prefix, runId), {
+          items: 1,
+          dag: 'urn:test:dag',
+          storePrefix,
+          nextSeq: 1,
+        });
+      }
+      const keys = runKeys(prefix, 'run-a');
+      const gather = `${keys.base}:gather:g`;
+      const parent = { at: 'fan', state: createItemState('1', {}), delays: [], startedWall: now };
+      await openGather(redis, gather, keys.gathers, parent, 3);
+      const counters = { executions: 1, retries: 0, salvages: 0, exhausted: 0 };
+      const child = (index: number, id: string): ReportWrite => ({
+        runId: 'run-a',
+        counters,
+        events: [`{"type":"item.end","item":"1.${index}"}`, `{"type":"route","item":"1.${index}"}`],
+        id,
+        child: { gather, index, result: JSON.stringify({ index, status: 'completed', value: index }) },
+      });
+      const other: ReportWrite = {
+        runId: 'run-b',
+        counters,
+        events: ['{"type":"route","item":"1"}'],
+        id: 'b:1',
+      };
+      // Made in one turn: one script per run; the repeat of c0:1 in the same turn is written once.
+      const answers = await Promise.all([
+        writeReport(redis, keys, storePrefix, child(0, 'c0:1')),
+        writeReport(redis, runKeys(prefix, 'run-b'), storePrefix, other),
+        writeReport(redis, keys, storePrefix, child(0, 'c0:1')),
+        writeReport(redis, keys, storePrefix, child(1, 'c1:1')),
+        writeReport(redis, keys, storePrefix, child(2, 'c2:1')),
+      ]);
+      const answer = { last: false, aborted: false };
+      expect(answers).toEqual([
+        { ...answer, left: 2 },
+        answer,
+        { ...answer, left: 2 },
+        { ...answer, left: 1 },
+        { ...answer, left: 0 },
+      ]);
+      expect((await readLedger(redis, keys))?.counters.executions).toBe(3);
+      const events = await store.readEvents('run-a');
+      expect(events.map((e) => [e.seq, e.type, (e.body as { item: string }).item])).toEqual([
+        [1, 'item.end', '1.0'],
+        [2, 'route', '1.0'],
+        [3, 'item.end', '1.1'],
+        [4, 'route', '1.1'],
+        [5, 'item.end', '1.2'],
+        [6, 'route', '1.2'],
+      ]);
+      for (const event of events) {
+        expect(event.body).toMatchObject({ seq: event.seq, runId: 'run-a', type: event.type });
+        expect(typeof (event.body as { time: unknown }).time).toBe('number');
+      }
+      expect((await store.readEvents('run-b')).map((e) => e.body)).toMatchObject([
+        { type: 'route', item: '1', seq: 1, runId: 'run-b' },
+      ]);
+      expect(await store.readEvents('run-a', { after: 2, limit: 3 })).toHaveLength(3);
+    } finally {
       redis.disconnect();
       await store.close();
     }
