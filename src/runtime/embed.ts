@@ -48,7 +48,7 @@ export async function runEmbed(
   const frame = { kind: 'embed', dag, placement: at.key, visit } as const;
   const fresh = createChildState(state, `${state.id}/${at.key}`, embedSegment(at.key), data, frame);
   const childState = fresh;
-  const running = run.driveChild(child, childState, entry);
+  const running = run.driveChild(child, childState, entry).settled();
   const ending = isThenable<Ending>(running) ? await running : running;
   if (ending.kind === 'stopped') throw run.signal.reason;
   if (ending.kind === 'failed') return { error: ending.error };

@@ -12,7 +12,7 @@ import {
   settleNode,
 } from './execute.ts';
 import type { ItemState } from './item-state.ts';
-import type { NodeResult } from './node.ts';
+import type { NodeDefinition, NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
 import type { RunContext } from './runner.ts';
 
@@ -75,6 +75,36 @@ export function runTask(
     run.clock,
     run.runId,
   );
+  const called = invokeNode(run, node, state, ctx, at.key);
+  if (!isNodeCall(called)) return called;
+  return settleNode(called.pending, run.signal, run.clock, at.key, scope).then(
+    (value) => nodeAnswered(run, ctx, value, at.key),
+    (error: unknown) => nodeThrew(run, ctx, error),
+  );
+}
+
+/** A node's promise, as {@link invokeNode} hands it back: the node has not answered yet. */
+export interface NodeCall {
+  readonly pending: PromiseLike<NodeResult>;
+}
+
+/** True when {@link invokeNode} gave a node's promise rather than an outcome. */
+export function isNodeCall(called: TaskOutcome | NodeCall): called is NodeCall {
+  return 'pending' in called;
+}
+
+/**
+ * Calls `node.run` for one item with `ctx`: a synchronous answer (or throw) comes back as its outcome, with
+ * `ctx` released; a promise comes back as a {@link NodeCall}, and {@link nodeAnswered} or {@link nodeThrew}
+ * takes it from there once it settles.
+ */
+export function invokeNode(
+  run: RunContext,
+  node: NodeDefinition,
+  state: ItemState,
+  ctx: ExecutionContext,
+  placement: string,
+): TaskOutcome | NodeCall {
   let result: ReturnType<NonNullable<typeof node.run>>;
   try {
     result = (node.run as NonNullable<typeof node.run>)(state, ctx);
@@ -84,20 +114,26 @@ export function runTask(
   }
   if (!isThenableNodeResult<NodeResult>(result)) {
     ctx.release();
-    return toOutcome(run, result, at.key);
+    return toOutcome(run, result, placement);
   }
-  return settleNode(result, run.signal, run.clock, at.key, scope).then(
-    (value) => {
-      ctx.release();
-      return ctx.stepFailure === undefined
-        ? toOutcome(run, value, at.key)
-        : stepValueOutcome(ctx.stepFailure);
-    },
-    (error: unknown) => {
-      ctx.release();
-      return ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure);
-    },
-  );
+  return { pending: result };
+}
+
+/** The outcome of a node whose promise fulfilled with `value`. */
+export function nodeAnswered(
+  run: RunContext,
+  ctx: ExecutionContext,
+  value: NodeResult | undefined,
+  placement: string,
+): TaskOutcome {
+  ctx.release();
+  return ctx.stepFailure === undefined ? toOutcome(run, value, placement) : stepValueOutcome(ctx.stepFailure);
+}
+
+/** The outcome of a node whose promise rejected with `error`; rethrows it when the run was aborted. */
+export function nodeThrew(run: RunContext, ctx: ExecutionContext, error: unknown): TaskOutcome {
+  ctx.release();
+  return ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure);
 }
 
 /** The outcome of an execution whose step ran but could not be recorded: a non-retryable `E_STEP_VALUE`. */
