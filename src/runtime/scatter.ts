@@ -209,16 +209,7 @@ class ScatterJob implements ChildTarget {
           this.later(null);
           return;
         }
-        const pending = bodyOutcome(this.scope, this.prep, this.at, fresh);
-        if (isThenable<TaskOutcome>(pending)) {
-          pending.then(
-            (outcome) => this.bodyEnded(index, fresh, outcome),
-            (error: unknown) => this.childThrew(index, fresh, error, false),
-          );
-          return;
-        }
-        this.fromOutcome(index, fresh, pending);
-        this.later(null);
+        this.runBody(index, fresh);
       } else {
         const drive = this.runSubDag(this.body, fresh, index);
         if (drive.ending !== undefined) this.later(drive);
@@ -226,6 +217,25 @@ class ScatterJob implements ChildTarget {
     } catch (error) {
       this.childThrew(index, fresh, error, true);
     }
+  }
+
+  /**
+   * Runs a node body's child. Its closures are made here, not in {@link runChild}: a closure there holding
+   * the child puts the child in the context that the segment closure (kept by the child's scope getter)
+   * holds too, and measured so, every child of a synchronous scatter outlived the young generation's
+   * collections (sync W2: 7.0 against 3.0 µs an item, most of it collecting).
+   */
+  private runBody(index: number, child: ItemState): void {
+    const pending = bodyOutcome(this.scope, this.prep, this.at, child);
+    if (isThenable<TaskOutcome>(pending)) {
+      pending.then(
+        (outcome) => this.bodyEnded(index, child, outcome),
+        (error: unknown) => this.childThrew(index, child, error, false),
+      );
+      return;
+    }
+    this.fromOutcome(index, child, pending);
+    this.later(null);
   }
 
   /** The ending of a child that ended after the turn that started it (see {@link ChildTarget}). */
