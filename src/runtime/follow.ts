@@ -2,7 +2,7 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { resetBudgets, spend } from './budgets.ts';
 import type { Decision } from './decide.ts';
 import type { EventStream } from './event-stream.ts';
-import type { ItemState } from './item-state.ts';
+import { addTrail, type ItemState } from './item-state.ts';
 import type { RunContext } from './runner.ts';
 
 /**
@@ -21,7 +21,7 @@ export function follow(
   const { route, target, output, reason } = decision;
   const item = state.id;
   if (decision.type === 'go') {
-    state.trail.push({ placement: at.key, output, to: target.key, kind: route.kind });
+    addTrail(state, { placement: at.key, output, to: target.key, kind: route.kind });
     if (ev)
       ev.emit(
         { type: 'route', item, dag: dagId, from: at.key, output, to: target.key, kind: route.kind, reason },
@@ -33,7 +33,7 @@ export function follow(
   if (decision.type === 'wait') {
     spend(state, decision.budget);
     if (route.route.resets !== undefined) resetBudgets(state, route.route.resets);
-    state.trail.push({ placement: at.key, output, to: target.key, kind: 'retry' });
+    addTrail(state, { placement: at.key, output, to: target.key, kind: 'retry' });
     run.retries++;
     if (ev) {
       const { budget, attempt, delayMs, delaySource } = decision;
@@ -61,7 +61,7 @@ export function follow(
     return target;
   }
   run.exhausted++;
-  state.trail.push({ placement: at.key, output, to: target.key, kind: 'exhausted' });
+  addTrail(state, { placement: at.key, output, to: target.key, kind: 'exhausted' });
   if (ev) {
     const why = decision.why;
     ev.emit(

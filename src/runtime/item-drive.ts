@@ -1,7 +1,7 @@
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { sleepUnder } from './abort-watch.ts';
 import { engineFailure } from './error-summary.ts';
-import { ExecutionContext, isThenable } from './execute.ts';
+import { type ContextOwner, ExecutionContext, isThenable } from './execute.ts';
 import type { Abandonable } from './in-flight.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { NodeResult } from './node.ts';
@@ -55,7 +55,7 @@ export interface ChildTarget {
  * It never throws: failures, aborts, the run deadline and errors of the engine itself (`E_ENGINE`, or the
  * code of a thrown SwitchyardError) all end the item with an {@link Ending}.
  */
-export class ItemDrive implements Abandonable {
+export class ItemDrive implements Abandonable, ContextOwner {
   /** The placement the item is at, or goes to next. */
   at: CompiledPlacement;
   readonly carry: ItemCarry;
@@ -66,8 +66,13 @@ export class ItemDrive implements Abandonable {
   private resolve: ((ending: Ending) => void) | undefined;
   /** What the item's one pending reaction waits on: nothing, a node's promise, or a transition or a wait. */
   private waitingOn: 0 | typeof NODE | typeof STEP = 0;
-  /** The node call in flight: its context, its start time (for `placement.end`) and its slot. */
+  /**
+   * The node call in flight: its context once the context has something to settle after the node answers
+   * (see `ContextOwner`), its start time (for `placement.end`) and its slot.
+   */
   private callCtx: ExecutionContext | undefined;
+  /** The number of the item's latest node call (see `ContextOwner`). */
+  private calls = 0;
   private callStarted = 0;
   private callSlot: Semaphore | undefined;
   prevCall: Abandonable | undefined;
@@ -208,17 +213,29 @@ export class ItemDrive implements Abandonable {
       const ev = run.events;
       if (ev) started = run.placementStart(ev, state.id, dagId, at.key, visit);
       run.executions++;
-      ctx = new ExecutionContext(run, run.env.services, at.key, dagId, visit, state, run.clock, run.runId);
+      ctx = new ExecutionContext(
+        run,
+        run.env.services,
+        at.key,
+        dagId,
+        visit,
+        state,
+        run.clock,
+        run.runId,
+        this,
+        ++this.calls,
+      );
       called = invokeNode(run, node, state, ctx, at.key);
     } catch (error) {
+      this.callCtx = undefined;
       slot?.release();
       throw error;
     }
     if (!isNodeCall(called)) {
+      this.callCtx = undefined;
       slot?.release();
       return transit(run, prep, state, at, this.carry, called, started);
     }
-    this.callCtx = ctx;
     this.callStarted = started;
     this.callSlot = slot;
     this.waitingOn = NODE;
@@ -242,6 +259,11 @@ export class ItemDrive implements Abandonable {
     }
   }
 
+  /** The context of the node call in flight has something to settle once the node answers. */
+  keep(ctx: ExecutionContext, call: number): void {
+    if (call === this.calls) this.callCtx = ctx;
+  }
+
   /** Its scope aborted while the item's node was running: the node's answer is no longer waited for. */
   abandon(reason: unknown): void {
     if (this.waitingOn !== NODE) return;
@@ -254,7 +276,7 @@ export class ItemDrive implements Abandonable {
   /** The node's answer (or `reason`, when it was abandoned) goes through {@link transit}; the slot goes back. */
   private answered(value: unknown, fulfilled: boolean): void {
     const run = this.run;
-    const ctx = this.callCtx as ExecutionContext;
+    const ctx = this.callCtx;
     const slot = this.callSlot;
     this.callCtx = undefined;
     this.callSlot = undefined;

@@ -119,21 +119,26 @@ export function invokeNode(
   return { pending: result };
 }
 
-/** The outcome of a node whose promise fulfilled with `value`. */
+/** The outcome of a node whose promise fulfilled with `value` (`ctx`: as for {@link nodeThrew}). */
 export function nodeAnswered(
   run: RunContext,
-  ctx: ExecutionContext,
+  ctx: ExecutionContext | undefined,
   value: NodeResult | undefined,
   placement: string,
 ): TaskOutcome {
-  ctx.release();
-  return ctx.stepFailure === undefined ? toOutcome(run, value, placement) : stepValueOutcome(ctx.stepFailure);
+  ctx?.release();
+  const failure = ctx?.stepFailure;
+  return failure === undefined ? toOutcome(run, value, placement) : stepValueOutcome(failure);
 }
 
-/** The outcome of a node whose promise rejected with `error`; rethrows it when the run was aborted. */
-export function nodeThrew(run: RunContext, ctx: ExecutionContext, error: unknown): TaskOutcome {
-  ctx.release();
-  return ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure);
+/**
+ * The outcome of a node whose promise rejected with `error`; rethrows it when the run was aborted. `ctx` is
+ * undefined when its owner was never given it (see `ContextOwner`): nothing to release, no step failed.
+ */
+export function nodeThrew(run: RunContext, ctx: ExecutionContext | undefined, error: unknown): TaskOutcome {
+  ctx?.release();
+  const failure = ctx?.stepFailure;
+  return failure === undefined ? classifyThrown(run, error) : stepValueOutcome(failure);
 }
 
 /** The outcome of an execution whose step ran but could not be recorded: a non-retryable `E_STEP_VALUE`. */
