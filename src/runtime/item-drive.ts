@@ -2,14 +2,16 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { sleepUnder } from './abort-watch.ts';
 import { engineFailure } from './error-summary.ts';
 import { type ContextOwner, ExecutionContext, isThenable } from './execute.ts';
+import type { ChildResult } from './gather.ts';
 import type { Abandonable } from './in-flight.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
 import type { Resumed } from './resume-book.ts';
+import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
-import { freshCarry, type ItemCarry, step, type Transition, transit } from './step.ts';
+import { type ItemCarry, step, type Transition, transit } from './step.ts';
 import { invokeNode, isNodeCall, type NodeCall, nodeAnswered, nodeThrew, type TaskOutcome } from './task.ts';
 
 /** What {@link ItemDrive}'s pending reaction waits on: a node's promise, or a transition or a wait. */
@@ -55,10 +57,14 @@ export interface ChildTarget {
  * It never throws: failures, aborts, the run deadline and errors of the engine itself (`E_ENGINE`, or the
  * code of a thrown SwitchyardError) all end the item with an {@link Ending}.
  */
-export class ItemDrive implements Abandonable, ContextOwner {
+export class ItemDrive implements Abandonable, ContextOwner, ItemCarry {
   /** The placement the item is at, or goes to next. */
   at: CompiledPlacement;
+  /** What the item carries between transitions: the drive's own fields, or a resumed item's carry. */
   readonly carry: ItemCarry;
+  waiting: WaitingFor = 'queue';
+  gathered: readonly ChildResult[] | undefined = undefined;
+  delays: Map<string, number> | undefined = undefined;
   /** How the item ended, once it has. */
   ending: Ending | undefined;
   /** True while {@link go} runs: an ending reached then is only kept, the caller reads it. */
@@ -94,7 +100,7 @@ export class ItemDrive implements Abandonable, ContextOwner {
     readonly index: number,
   ) {
     this.at = start;
-    this.carry = resumed?.carry ?? freshCarry();
+    this.carry = resumed?.carry ?? this;
   }
 
   /** An item that had ended before a restart: it is not moved again, and gives its recorded ending. */

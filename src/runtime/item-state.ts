@@ -151,12 +151,15 @@ function countOf(value: unknown): number {
 }
 
 /**
- * Adds an edge to the item's trail. The first one replaces the empty array with one of a single element: a
- * first push would give the array room for 17, and most items in flight have taken an edge or two.
+ * Adds an edge to the item's trail. The first three replace the array with a literal just as long: a push
+ * (or a spread) gives a short array room for 17 or more, and most items take only a few edges.
  */
 export function addTrail(state: ItemState, entry: TrailEntry): void {
-  if (state.trail.length === 0) state.trail = [entry];
-  else state.trail.push(entry);
+  const trail = state.trail;
+  if (trail.length === 0) state.trail = [entry];
+  else if (trail.length === 1) state.trail = [trail[0] as TrailEntry, entry];
+  else if (trail.length === 2) state.trail = [trail[0] as TrailEntry, trail[1] as TrailEntry, entry];
+  else trail.push(entry);
 }
 
 /** Counts one more entry into `placement` and returns the visit number (1 on the first entry). */
