@@ -55,6 +55,7 @@ export type RuntimeCode =
   | 'E_ABORTED'
   | 'E_INPUT'
   | 'E_STEP_VALUE'
+  | 'E_ITEM_DATA'
   | 'E_STATE_VALUE'
   | 'E_CHROMIUM_NOT_FOUND'
   | 'E_RENDER'

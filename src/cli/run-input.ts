@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import { SwitchyardError } from '../errors.ts';
+import { admitItemData } from '../runtime/item-data.ts';
 import type { CliIO } from './io.ts';
 import { fileNotFound, isNotFound, notJson } from './messages.ts';
 import { displayPath } from './output.ts';
@@ -34,7 +35,8 @@ async function inputFile(path: string, io: Pick<CliIO, 'cwd' | 'stdin' | 'err'>)
 
 /**
  * Parses `--input`: JSON text, `@file.json`, or `@-` for standard input; an object is one item, a non-empty
- * array of objects is several. Without `--input` (`text` undefined) the run has one empty item.
+ * array of objects is several. Without `--input` (`text` undefined) the run has one empty item. Data that
+ * item data cannot hold is refused with `E_ITEM_DATA`, naming `--input` (or its file) and the item.
  */
 export async function readInput(
   text: string | undefined,
@@ -54,14 +56,18 @@ export async function readInput(
     throw notJson('E_INPUT', where, source, 'give an object or an array of objects');
   }
   const isObject = (v: unknown) => v !== null && typeof v === 'object' && !Array.isArray(v);
-  if (isObject(value)) return [value as Record<string, unknown>];
+  // JSON text can still give what item data cannot hold (1e400 parses as Infinity): said here, where the
+  // message can name --input or its file rather than the run's items.
+  if (isObject(value)) return [admitItemData(value, where)];
   if (Array.isArray(value) && value.length === 0) {
     throw new SwitchyardError(
       'E_INPUT',
       `${where} has no items: give an object (one item) or a non-empty array of objects`,
     );
   }
-  if (Array.isArray(value) && value.every(isObject)) return value as Record<string, unknown>[];
+  if (Array.isArray(value) && value.every(isObject)) {
+    return value.map((item, i) => admitItemData(item, `${where}[${i}]`));
+  }
   throw new SwitchyardError(
     'E_INPUT',
     `${where} must be a JSON object (one item) or an array of objects (several items)`,

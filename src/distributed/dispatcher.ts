@@ -3,18 +3,23 @@ import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import type { CompiledDag } from '../graph/compile.ts';
-import { systemClock } from '../policy/clock.ts';
+import { systemClock, withWallTime } from '../policy/clock.ts';
 import { resolvePolicy } from '../policy/resolve.ts';
-import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
+import type { Clock, PolicyInput, RuntimePolicy } from '../policy/types.ts';
 import { Admissions, reachableDags } from '../runtime/admit.ts';
-import { copyJson } from '../runtime/copy.ts';
 import type { RunOptions } from '../runtime/dispatcher.ts';
 import { EventStream } from '../runtime/event-stream.ts';
 import { createItemState } from '../runtime/item-state.ts';
 import { type NodeDefinition, type NodeRegistry, registryOf } from '../runtime/node.ts';
 import { isCompiled } from '../runtime/prepare.ts';
 import { Run } from '../runtime/run.ts';
-import { checkRunOptions, givenOptions, listenerOf, pickEntrypoint } from '../runtime/run-options.ts';
+import {
+  admittedItems,
+  checkRunOptions,
+  givenOptions,
+  listenerOf,
+  pickEntrypoint,
+} from '../runtime/run-options.ts';
 import { openRedisStore, RedisRunStore } from '../store/redis.ts';
 import { connectRedis } from '../store/redis-connect.ts';
 import { runLost } from '../store/store-errors.ts';
@@ -60,6 +65,11 @@ export interface DistributedDispatcherOptions {
    * Redis, opened and closed by the dispatcher.
    */
   readonly store?: RunStore;
+  /**
+   * Time for following runs (events' times, the run deadline's wall time); default {@link systemClock}. A
+   * clock without `wallNow` reads the system's wall time. The workers' own clocks time their jobs.
+   */
+  readonly clock?: Clock;
 }
 
 /** The options of a distributed run: those of a local run that cross processes. */
@@ -138,7 +148,7 @@ export async function createDistributedDispatcher(
   // BullMQ is loaded when a distributed dispatcher is made, so that importing the library does not load it.
   const { Queue: QueueClass } = await import('bullmq');
   const queue = new QueueClass(options.queue ?? DEFAULT_QUEUE, { connection: redis, prefix });
-  const clock = systemClock;
+  const clock = withWallTime(options.clock ?? systemClock);
   const closing = new AbortController();
   // Submissions under way: close() lets each finish, since one cut off half-way would leave a run recorded
   // as running whose jobs never reached the queue.
@@ -157,12 +167,11 @@ export async function createDistributedDispatcher(
       );
     }
     checkRunOptions('distributed', runOptions, input);
+    const admitted = admittedItems(runOptions, input);
     const prep = admissions.root(isCompiled(dag) ? dag.dag : dag);
     const compiled = prep.compiled;
     const entry = pickEntrypoint(compiled, runOptions.entrypoint);
-    const states = (runOptions.items ?? [input]).map((data, i) =>
-      createItemState(String(i + 1), copyJson(data)),
-    );
+    const states = admitted.map((data, i) => createItemState(String(i + 1), data));
     const deadlineMs = runOptions.deadlineMs ?? policy.run.deadlineMs;
     const deadlineAt = deadlineMs === undefined ? undefined : clock.wallNow() + deadlineMs;
     const library = reachableDags(compiled.dag, { get: (iri) => admissions.iri(iri)?.compiled.dag }).slice(1);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { ChildResult } from '../runtime/gather.ts';
 import type { ItemState } from '../runtime/item-state.ts';
+import type { ChildResult } from '../runtime/kinds/gather.ts';
 import type { ChildOf } from './job-data.ts';
 import { entryTag } from './keys.ts';
 import { evalScript } from './scripts.ts';

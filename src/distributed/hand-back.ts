@@ -3,6 +3,7 @@
  * register, a job written by a newer version) leaves it on the queue, delayed, for another worker, and
  * says so once per node or format rather than once per job.
  */
+import { steadyDelay } from '../policy/backoff.ts';
 
 /** How a worker hands back jobs it cannot carry. */
 export interface HandBackOptions {
@@ -30,9 +31,10 @@ export interface HandedBack {
   readonly times: number;
 }
 
-/** The delay before hand-back number `times` (from 1) is due again. */
+/** The delay before hand-back number `times` (from 1) is due again: `delayMs` doubled each time, up to `capMs`. */
 export function handBackDelay(options: HandBackOptions, times: number): number {
-  return Math.min(options.capMs, options.delayMs * 2 ** Math.min(times - 1, 30));
+  const { delayMs: baseMs, capMs } = options;
+  return steadyDelay(times, { strategy: 'exponential', baseMs, factor: 2, capMs });
 }
 
 /** Says a thing once per subject: the first call for a subject logs its line, later ones nothing. */

@@ -1,15 +1,14 @@
-import { randomInt } from 'node:crypto';
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { GatherPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
-import { systemClock } from '../policy/clock.ts';
-import { seededRandom } from '../policy/random.ts';
+import type { Clock, Random } from '../policy/types.ts';
 import type { Outcome } from '../runtime/decide.ts';
 import { engineFailure } from '../runtime/error-summary.ts';
 import { isThenable } from '../runtime/execute.ts';
 import type { ItemState } from '../runtime/item-state.ts';
+import { bodyEnding } from '../runtime/kinds/scatter.ts';
 import type { NodeRegistry } from '../runtime/node.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import { ownValue } from '../runtime/record.ts';
@@ -20,7 +19,7 @@ import type { TaskOutcome } from '../runtime/task.ts';
 import type { ItemWait, RunStore } from '../store/types.ts';
 import { endAbortedJob } from './abort-job.ts';
 import { deliverReport, type Moving, runAborted } from './deliver.ts';
-import { embedOut, embedResult, gatheredOutcome } from './embed-jobs.ts';
+import { embedOut, embedReport, gatheredOutcome } from './embed-jobs.ts';
 import { readGather } from './gather-record.ts';
 import type { HandedBack, ProcessorFaults } from './hand-back.ts';
 import { type ChildOf, readJob } from './job-data.ts';
@@ -33,9 +32,8 @@ import { claimInput, runPhaseJob } from './phase-processor.ts';
 import { readSpec } from './run-spec.ts';
 import {
   addGathered,
-  bodyResult,
   childCount,
-  endingResult,
+  childReport,
   fanOut,
   type Spawn,
   type Whereabouts,
@@ -45,6 +43,25 @@ import { childSlotOf, queueDelay, releaseSlot, type Slot, slotOf, takeSlot } fro
 import { lacksNode, WorkerAdmissions } from './worker-admissions.ts';
 
 export { ITEM_JOB_OPTIONS } from './scatter-jobs.ts';
+
+/** What an {@link ItemProcessor} works with: its worker's nodes, connections, run store, clock and random. */
+export interface ProcessorSetup {
+  readonly registry: NodeRegistry;
+  readonly redis: Redis;
+  /** The queue the jobs an item leaves for later go to. */
+  readonly queue: Queue;
+  /** The key prefix of the queue and the runs' keys. */
+  readonly prefix: string;
+  /** Handed to every node as `ctx.services`. */
+  readonly services: unknown;
+  /** Where `ctx.step` values are committed, when the worker has a run store. */
+  readonly store: RunStore | undefined;
+  readonly faults: ProcessorFaults;
+  /** Time for every job: events, deadlines, the wall time of waits and journal entries. */
+  readonly clock: Clock;
+  /** The source of back-off jitter. */
+  readonly random: Random;
+}
 
 /**
  * Carries one job at a time through the same {@link step} function as the in-process loop. An item moves
@@ -58,17 +75,27 @@ export { ITEM_JOB_OPTIONS } from './scatter-jobs.ts';
  */
 export class ItemProcessor {
   private readonly runs = new Map<string, Promise<KnownRun>>();
-  private readonly random = seededRandom(randomInt(0, 2 ** 32));
+  private readonly registry: NodeRegistry;
+  private readonly redis: Redis;
+  private readonly queue: Queue;
+  private readonly prefix: string;
+  private readonly services: unknown;
+  private readonly store: RunStore | undefined;
+  private readonly faults: ProcessorFaults;
+  private readonly clock: Clock;
+  private readonly random: Random;
 
-  constructor(
-    private readonly registry: NodeRegistry,
-    private readonly redis: Redis,
-    private readonly queue: Queue,
-    private readonly prefix: string,
-    private readonly services: unknown,
-    private readonly store: RunStore | undefined,
-    private readonly faults: ProcessorFaults,
-  ) {}
+  constructor(setup: ProcessorSetup) {
+    this.registry = setup.registry;
+    this.redis = setup.redis;
+    this.queue = setup.queue;
+    this.prefix = setup.prefix;
+    this.services = setup.services;
+    this.store = setup.store;
+    this.faults = setup.faults;
+    this.clock = setup.clock;
+    this.random = setup.random;
+  }
 
   /**
    * Carries one job's item until it ends, waits or fans out. The job's report goes out before anything it
@@ -80,7 +107,7 @@ export class ItemProcessor {
   async process(data: unknown, reportId?: string, jobId?: string): Promise<void> {
     const job = readJob(data);
     const known = await this.runOf(job.runId);
-    const scope = new JobScope(known, job.runId, systemClock);
+    const scope = new JobScope(known, job.runId, this.clock);
     const wiring: Wiring = { redis: this.redis, queue: this.queue, keys: known.keys };
     if (job.kind === 'phase') {
       const work = { wiring, scope, store: this.store, faults: this.faults };
@@ -103,7 +130,7 @@ export class ItemProcessor {
         const prep = this.prepared(scope, where.dag, job.runId);
         const state = revive(parent.state);
         if (parent.child !== undefined) child = { state, of: parent.child };
-        if (this.store !== undefined) await journalInStore(this.store, job.runId, state);
+        if (this.store !== undefined) await journalInStore(this.store, job.runId, state, scope.clock);
         const carry = carryOf(parent.delays);
         const at = placementOf(prep, parent.at, job.runId);
         const clock = scope.clock;
@@ -119,7 +146,7 @@ export class ItemProcessor {
           const ending = next ?? scope.run.stopped(dagId, state, at.key, 'node');
           after = this.ending(where, state, ending);
         } else {
-          const moved = transit(scope.run, prep, state, at, carry, next, started);
+          const moved = transit(scope.run, { prep, state, at, carry }, next, started);
           after = await this.carryOn(wiring, scope, where, prep, state, at, carry, moved);
         }
       }
@@ -128,7 +155,7 @@ export class ItemProcessor {
       const prep = this.prepared(scope, job.dag, job.runId);
       const state = revive(job.state);
       if (job.child !== undefined) child = { state, of: job.child };
-      if (this.store !== undefined) await journalInStore(this.store, job.runId, state);
+      if (this.store !== undefined) await journalInStore(this.store, job.runId, state, scope.clock);
       const at = placementOf(prep, job.at, job.runId);
       const missing = job.child?.body === 'node' || !fansOut(at) ? lacksNode(prep, at.index) : undefined;
       // A scatter child runs in a slot of its scatter's written concurrency, across every worker.
@@ -154,8 +181,8 @@ export class ItemProcessor {
       } else if (job.child?.body === 'node') {
         try {
           const pending = bodyOutcome(scope.run, prep, at, state);
-          const outcome = isThenable<TaskOutcome>(pending) ? await pending : pending;
-          after = { child: childCount(job.child, bodyResult(state, outcome)) };
+          const ending = bodyEnding(at, isThenable<TaskOutcome>(pending) ? await pending : pending);
+          after = { child: childCount(job.child, childReport(state, ending, false)) };
         } finally {
           if (slot !== undefined) await releaseSlot(this.redis, slot);
         }
@@ -270,7 +297,7 @@ export class ItemProcessor {
     const left = leaveForAnother(this.faults, wiring, scope, where, prep, state, at, carry, node, previous);
     if (typeof left === 'function') return { spawn: left };
     if (where.child?.body === 'node') {
-      return { child: childCount(where.child, bodyResult(state, { error: left })) };
+      return { child: childCount(where.child, childReport(state, bodyEnding(at, { error: left }), false)) };
     }
     const failed = scope.run.failed(prep.compiled.dag.id, state, at.key, left);
     return this.ending(where, state, failed);
@@ -279,7 +306,8 @@ export class ItemProcessor {
   /** An input item's ending goes in the report; a scatter child's is counted on its gather record with it. */
   private ending(where: Whereabouts, state: ItemState, ending: Ending): After {
     if (where.child === undefined) return { end: { ending, state } };
-    const result = where.child.body === 'embed' ? embedResult(state, ending) : endingResult(state, ending);
+    const body = where.child.body;
+    const result = body === 'embed' ? embedReport(state, ending) : childReport(state, ending, body === 'dag');
     return { child: childCount(where.child, result) };
   }
 
@@ -326,7 +354,7 @@ export class ItemProcessor {
     const env: RunEnvironment = {
       services: this.services,
       policy: spec.policy,
-      clock: systemClock,
+      clock: this.clock,
       random: this.random,
       library: spec.library,
       prepareDag: (dag) => admissions.root(dag),

@@ -68,15 +68,9 @@ export class JobScope {
 
   /** The job's report: its events, its counters, and an input item's ending. */
   report(end?: { readonly ending: Ending; readonly state: ItemState }): Report {
-    const run = this.run;
     return {
       events: this.events,
-      tally: {
-        executions: run.executions,
-        retries: run.retries,
-        salvages: run.salvages,
-        exhausted: run.exhausted,
-      },
+      tally: this.run.tally,
       ...(end === undefined ? {} : { end: { ending: endingReport(end.ending), state: end.state } }),
     };
   }

@@ -61,7 +61,7 @@ async function runPre(work: PhaseWork, job: PhaseJob, reportId: string | undefin
   if (ledger.runItem === undefined) {
     if (await handedBack(work, job, prep.compiled.pre)) return;
     const runItem = createItemState('run', { items: states.length });
-    if (work.store !== undefined) await journalInStore(work.store, job.runId, runItem);
+    if (work.store !== undefined) await journalInStore(work.store, job.runId, runItem, work.scope.clock);
     failure = await runPhases(scope.run, prep, prep.compiled.pre, runItem, scope.run);
     await deliverReport(wiring, scope, undefined, reportId === undefined ? {} : { id: reportId });
     await endPhases(redis, keys, 'runItem', JSON.stringify(runItem), failure);
@@ -145,7 +145,7 @@ async function runPost(work: PhaseWork, job: PhaseJob, reportId: string | undefi
       ledger.runItem === undefined
         ? createItemState('run', { items: ledger.items })
         : restoreItemState(JSON.parse(ledger.runItem) as ItemState);
-    if (work.store !== undefined) await journalInStore(work.store, job.runId, runItem);
+    if (work.store !== undefined) await journalInStore(work.store, job.runId, runItem, work.scope.clock);
     const { items, completed, stopped } = ledger;
     runItem.data.status = closingStatus(items, completed, stopped, ledger.phaseErrors.length);
     runItem.data.completed = completed;

@@ -1,19 +1,15 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { ScatterPlacement } from '../document/model.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
-import { copyJson } from '../runtime/copy.ts';
-import { type ClassifiedError, engineError, summarise } from '../runtime/error-summary.ts';
-import type { ChildResult } from '../runtime/gather.ts';
-import { countVisit, createChildState, type ItemState } from '../runtime/item-state.ts';
-import { scatterSegment } from '../runtime/journal-key.ts';
+import type { ClassifiedError } from '../runtime/error-summary.ts';
+import { countVisit, type ItemState } from '../runtime/item-state.ts';
 import type { JournalEntry } from '../runtime/journal-value.ts';
-import { getPointer } from '../runtime/pointer.ts';
+import { ownSteps } from '../runtime/kinds/children.ts';
+import type { ChildResult } from '../runtime/kinds/gather.ts';
+import { childResult, type ScatterEntry, scatterChild, scatterFan } from '../runtime/kinds/scatter.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import type { Ending } from '../runtime/runner.ts';
-import { FAILED_BODY_OUTPUTS } from '../runtime/scatter.ts';
 import { type ItemCarry, type Transition, transit } from '../runtime/step.ts';
-import type { TaskOutcome } from '../runtime/task.ts';
 import { gatheredJobId, gatherKey, openGather, type ParentAtScatter } from './gather-record.ts';
 import { type ChildOf, type GatheredJob, type ItemJob, JOB_FORMAT } from './job-data.ts';
 import type { JobScope } from './job-scope.ts';
@@ -82,14 +78,15 @@ export function startFanning(
     started,
     key: gatherKey(wiring.keys.base, dagId, state, at.key, visit),
     parent,
-    fail: (error) => transit(run, prep, state, at, carry, { error }, started),
+    fail: (error) => transit(run, { prep, state, at, carry }, { error }, started),
   };
 }
 
 /**
- * Carries out a scatter placement as jobs. Answers the scatter's transition when there is nothing to fan
- * out (not a list, an unknown body document, an empty list), else what adds the children: the parent's
- * gather record first, then one job per list element. The parent item goes on when its last child ends.
+ * Carries out a scatter placement as jobs (what it fans out, and the children it makes, is the scatter
+ * kind's: see `kinds/scatter.ts`). Answers the scatter's transition when there is nothing to fan out (an
+ * input it cannot fan out, an empty list), else what adds the children: the parent's gather record first,
+ * then one job per list element. The parent item goes on when its last child ends.
  */
 export function fanOut(
   wiring: Wiring,
@@ -101,32 +98,20 @@ export function fanOut(
   carry: ItemCarry,
 ): Transition | Spawn {
   const run = scope.run;
-  const placement = at.placement as ScatterPlacement;
-  const dagId = prep.compiled.dag.id;
   const { visit, started, key, parent, fail } = startFanning(wiring, scope, where, prep, state, at, carry);
-  const list = getPointer(state.data, placement.items);
-  if (!Array.isArray(list)) {
-    const message = `scatter '${at.key}' expects an array at '${placement.items}' in the item's data, found ${list === undefined ? 'nothing' : typeof list}; put the list there before the scatter`;
-    return fail(engineError('E_INPUT', message));
-  }
-  const body = placement.dag === undefined ? undefined : run.env.prepareIri(placement.dag);
-  if (placement.dag !== undefined && body === undefined) {
-    const message = `scatter '${at.key}' runs DAG '${placement.dag}', which is not in the library; pass it in createDistributedDispatcher({ library })`;
-    return fail(engineError('E_UNKNOWN_DAG', message));
-  }
-  const entry = body?.compiled.entrypoints[0];
-  if (list.length === 0 || (body !== undefined && entry === undefined)) {
+  const fan = scatterFan(at, state.data, run.env, 'createDistributedDispatcher');
+  if ('error' in fan) return fail(fan.error);
+  const { list, body } = fan;
+  if (list.length === 0) {
     carry.gathered = [];
-    return transit(run, prep, state, at, carry, { output: 'done' }, started);
+    return transit(run, { prep, state, at, carry }, { output: 'done' }, started);
   }
   const idOfJobs = gatheredJobId(key);
+  const entry: ScatterEntry = { parent: state, placement: at.key, dag: prep.compiled.dag.id, visit };
   const childJob = (element: unknown, index: number) => {
-    const frame = { kind: 'scatter', dag: dagId, placement: at.key, visit, index } as const;
-    const segment = scatterSegment(at.key, index, element);
-    const data = { item: copyJson(element), index };
-    const childState = createChildState(state, `${state.id}.${index}`, segment, data, frame);
+    const childState = scatterChild(entry, index, element);
     const job: ItemJob =
-      body === undefined || entry === undefined || placement.dag === undefined
+      body === undefined
         ? {
             v: JOB_FORMAT,
             kind: 'item',
@@ -141,8 +126,8 @@ export function fanOut(
             v: JOB_FORMAT,
             kind: 'item',
             runId: scope.runId,
-            at: entry.key,
-            dag: placement.dag,
+            at: body.entry.key,
+            dag: body.iri,
             state: childState,
             delays: [],
             child: { gather: key, index, body: 'dag' },
@@ -177,45 +162,9 @@ export function fanOut(
  */
 export type ChildReport = Omit<ChildResult, 'order'> & { readonly journal: Record<string, JournalEntry> };
 
-/** A node body's outcome as the child's result. */
-export function bodyResult(state: ItemState, outcome: TaskOutcome): ChildReport {
-  const value = state.data.result ?? null;
-  const journal = ownSteps(state);
-  if ('error' in outcome)
-    return { index: 0, status: 'failed', value, error: summarise(outcome.error), journal };
-  const status = FAILED_BODY_OUTPUTS.has(outcome.output) ? 'failed' : 'completed';
-  return { index: 0, status, value, journal };
-}
-
-/** A body document's ending as the child's result. */
-export function endingResult(state: ItemState, ending: Ending): ChildReport {
-  const value = state.data.result ?? null;
-  const journal = ownSteps(state);
-  if (ending.kind === 'terminal') {
-    return { index: 0, status: ending.outcome, value, terminal: ending.placement, journal };
-  }
-  if (ending.kind === 'failed') {
-    return { index: 0, status: 'failed', value, error: summarise(ending.error), journal };
-  }
-  return { index: 0, status: 'cancelled', value: null, journal };
-}
-
-/** The journal entries a child item recorded: those under its scope. */
-export function ownSteps(state: ItemState): Record<string, JournalEntry> {
-  const scope = state.scope ?? '';
-  const own: Record<string, JournalEntry> = {};
-  for (const key of Object.keys(state.journal)) {
-    if (key.startsWith(scope)) own[key] = state.journal[key] as JournalEntry;
-  }
-  return own;
-}
-
-/** Adds the steps a child recorded to its parent's journal (a step the parent already has is kept). */
-export function joinSteps(state: ItemState, steps: Record<string, JournalEntry> | undefined): void {
-  if (steps === undefined) return;
-  for (const key of Object.keys(steps)) {
-    if (!Object.hasOwn(state.journal, key)) state.journal[key] = steps[key] as JournalEntry;
-  }
+/** A scatter child's report once it ended (see {@link ChildReport}); `subDag` for a child of a body document. */
+export function childReport(state: ItemState, ending: Ending, subDag: boolean): ChildReport {
+  return { ...childResult(state, ending, 0, subDag), journal: ownSteps(state) };
 }
 
 /** A child's result as its report counts it off its gather record (see `ledger.ts`). */

@@ -11,6 +11,7 @@
  */
 import type { Redis } from 'ioredis';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import { steadyDelay } from '../policy/backoff.ts';
 import { writtenConcurrency } from '../policy/resolve.ts';
 import type { RuntimePolicy } from '../policy/types.ts';
 import type { ItemState } from '../runtime/item-state.ts';
@@ -40,9 +41,8 @@ return 0
 const LEASE_MARGIN_MS = 30_000;
 const LEASE_WITHOUT_DEADLINE_MS = 10 * 60_000;
 
-/** The first wait of an item that found every slot taken, doubled on each try up to {@link QUEUE_CAP_MS}. */
-const QUEUE_FIRST_MS = 25;
-const QUEUE_CAP_MS = 1000;
+/** The wait of an item that found every slot taken: 25 ms, doubled on each try up to 1 s. */
+const QUEUE_BACKOFF = Object.freeze({ strategy: 'exponential', baseMs: 25, factor: 2, capMs: 1000 } as const);
 
 /** A slot an execution takes: the set, the holder, the limit and the lease. */
 export interface Slot {
@@ -141,5 +141,5 @@ export async function releaseSlot(redis: Redis, slot: Slot): Promise<void> {
 
 /** The wait before try number `times` (from 1) of an item that found every slot taken. */
 export function queueDelay(times: number): number {
-  return Math.min(QUEUE_CAP_MS, QUEUE_FIRST_MS * 2 ** Math.min(times - 1, 20));
+  return steadyDelay(times, QUEUE_BACKOFF);
 }

@@ -1,6 +1,9 @@
+import { randomInt } from 'node:crypto';
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { systemClock } from '../policy/clock.ts';
+import { systemClock, withWallTime } from '../policy/clock.ts';
+import { seededRandom } from '../policy/random.ts';
+import type { Clock, Random } from '../policy/types.ts';
 import { type NodeDefinition, type NodeRegistry, registryOf } from '../runtime/node.ts';
 import { connectRedis } from '../store/redis-connect.ts';
 import type { RunStore } from '../store/types.ts';
@@ -47,6 +50,13 @@ export interface WorkerOptions {
   readonly log?: (line: string) => void;
   /** How the worker hands back jobs it cannot carry; see {@link HandBackOptions} for the defaults. */
   readonly handBack?: Partial<HandBackOptions>;
+  /**
+   * Time for the worker's jobs (events, deadlines, the wall time a wait ends); default {@link systemClock}.
+   * A clock without `wallNow` reads the system's wall time. A wait itself is a delayed job on the queue.
+   */
+  readonly clock?: Clock;
+  /** Back-off jitter source; default a {@link seededRandom} generator seeded from `node:crypto` when the worker starts. */
+  readonly random?: Random;
 }
 
 /** A running worker. */
@@ -80,9 +90,17 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const queue = new Queue(name, { connection: redis, prefix });
   const log = new OnceLog(say);
   const handBack = { ...defaultHandBack, ...options.handBack };
-  const processor = new ItemProcessor(registry, redis, queue, prefix, options.services, options.store, {
-    log,
-    handBack,
+  const clock = withWallTime(options.clock ?? systemClock);
+  const processor = new ItemProcessor({
+    registry,
+    redis,
+    queue,
+    prefix,
+    services: options.services,
+    store: options.store,
+    faults: { log, handBack },
+    clock,
+    random: options.random ?? seededRandom(randomInt(0, 2 ** 32)),
   });
   const lost: LostRunCheck = { redis, prefix, location, store: options.store, log };
   const carry = async (job: Job, token?: string): Promise<void> => {
@@ -101,7 +119,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
       () =>
         `switchyard worker: jobs on queue '${name}' are in job format ${format}, written by a newer Switchyard than this worker (format ${JOB_FORMAT}); it leaves them for upgraded workers. Upgrade this worker`,
     );
-    await job.moveToDelayed(systemClock.wallNow() + handBack.capMs, token);
+    await job.moveToDelayed(clock.wallNow() + handBack.capMs, token);
     throw new DelayedError();
   };
   const worker = new Worker(name, carry, {

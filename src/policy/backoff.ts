@@ -44,6 +44,21 @@ function baseDelay(attempt: number, options: BackoffOptions): number {
 }
 
 /**
+ * The delay in whole milliseconds before try `attempt` (from 1) of an `exponential` or `constant` back-off
+ * with no jitter: min(cap, base × factor^(attempt−1)), or min(cap, base). For the engine's own waits that
+ * need no spread (a job handed back to the queue, an item waiting for a slot); draws nothing.
+ *
+ * @example
+ * steadyDelay(3, { strategy: 'exponential', baseMs: 100, factor: 2, capMs: 2000 }); // 400
+ */
+export function steadyDelay(
+  attempt: number,
+  options: BackoffOptions & { readonly strategy: 'exponential' | 'constant' },
+): number {
+  return clampMs(baseDelay(attempt, options), options.capMs);
+}
+
+/**
  * The delay in whole milliseconds before retry `attempt` (1 = the first retry), never negative, never above
  * `capMs`.
  *

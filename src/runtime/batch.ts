@@ -5,7 +5,7 @@ import type { ItemState } from './item-state.ts';
 import type { NodeDefinition, NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
 import type { RunContext } from './runner.ts';
-import { classifyThrown, type TaskOutcome, toOutcome } from './task.ts';
+import { classifyThrown, dataChecked, type TaskOutcome, toOutcome } from './task.ts';
 
 interface Waiting {
   /** The context the item runs in: the run, or a cancellable scope of it. */
@@ -67,7 +67,7 @@ class Batcher {
       for (const entry of entries) entry.reject(run.signal.reason);
       return;
     }
-    run.executions += entries.length;
+    run.count('executions', entries.length);
     const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
     const dagId = prep.compiled.dag.id;
     const services = run.env.services;
@@ -91,7 +91,7 @@ class Batcher {
         );
       }
       entries.forEach((entry, i) => {
-        entry.resolve(toOutcome(run, results[i], at.key));
+        entry.resolve(dataChecked(entry.state, at.key, toOutcome(run, results[i], at.key)));
       });
     } catch (error) {
       let outcome: TaskOutcome;
@@ -101,7 +101,7 @@ class Batcher {
         for (const entry of entries) entry.reject(stop);
         return;
       }
-      for (const entry of entries) entry.resolve(outcome);
+      for (const entry of entries) entry.resolve(dataChecked(entry.state, at.key, outcome));
     }
   }
 }

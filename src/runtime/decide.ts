@@ -63,45 +63,65 @@ function outputForError(at: CompiledPlacement, error: ClassifiedError): string |
 }
 
 /**
- * Decides where an item goes after a placement: a pure function of the compiled graph, the item's state, the
- * outcome, the placement's timing and the clock's readings (randomness only through `random`, for jitter).
- * `now` is the monotonic reading the run deadline `runDeadlineAt` is on; `wallNow` is the wall-clock reading
- * (ms since the Unix epoch) an HTTP-date Retry-After is measured from, default `now`.
+ * What {@link decide} needs besides the placement, the item and the outcome: the placement's timing, the
+ * document's budgets, the clock's readings, the run deadline, the random source, and what the item carries
+ * from earlier decisions. Plain values only: deciding reads no clock and draws from no source but `random`.
+ */
+export interface DecideContext {
+  /** The placement's timing (back-off, jitter, Retry-After handling), from the runtime policy. */
+  readonly timing: TimingPolicy;
+  /** The budgets the document declares, indexed as a compiled route's `budget`. */
+  readonly budgets: readonly Budget[];
+  /** The monotonic clock reading the decision is taken at; the run deadline is on the same clock. */
+  readonly now: number;
+  /** The wall-clock reading (ms since the Unix epoch) an HTTP-date Retry-After is measured from; default `now`. */
+  readonly wallNow?: number | undefined;
+  /** When the run's time ends, on the clock of `now`; `Infinity` for a run without a deadline. */
+  readonly runDeadlineAt: number;
+  /** The source of jitter (and of a decorrelated back-off's spread). */
+  readonly random: Random;
+  /**
+   * A Retry-After hint the node returned with its output; without one, a thrown error's own `retryAfter`
+   * applies. An unusable hint is ignored (see `unusableRetryAfter`).
+   */
+  readonly retryAfter?: unknown;
+  /** The last delay waited per budget name: a decorrelated back-off grows from the previous delay. */
+  readonly delays?: ReadonlyMap<string, number> | undefined;
+}
+
+/**
+ * Decides where an item goes after a placement: a pure function of the compiled placement, the item's state,
+ * the outcome and a {@link DecideContext} (the placement's timing, the clock's readings, randomness only
+ * through `ctx.random`, for jitter).
  *
  * - an output with a `next`/`salvage` route → go;
  * - an output with a `retry` route that spends no budget → fail with `E_RETRY_WITHOUT_BUDGET`;
  * - an output with a `retry` route → wait (Retry-After hint if honoured, else back-off) then go, unless the
- *   budget is spent (exhausted, `spent`) or the wait would not end before `runDeadlineAt` (exhausted,
+ *   budget is spent (exhausted, `spent`) or the wait would not end before `ctx.runDeadlineAt` (exhausted,
  *   `deadline`: a wait ending exactly at the deadline leaves the target no time to run);
  * - a hint that is not a usable Retry-After (see `unusableRetryAfter`) is ignored: the back-off applies;
  * - a thrown error → its `retry` route when retryable, else its `error` route, else fail;
  * - an output with no route → fail with `E_UNROUTED_OUTPUT`.
  *
  * @example
- * const d = decide(compiled.byKey.get('validate')!, compiled.budgets, state, { output: 'invalid' }, timing, 0, Infinity, random);
+ * const ctx = { timing, budgets: compiled.budgets, now: 0, runDeadlineAt: Infinity, random: seededRandom(1) };
+ * const d = decide(compiled.byKey.get('validate')!, state, { output: 'invalid' }, ctx);
  */
 export function decide(
   at: CompiledPlacement,
-  budgets: readonly Budget[],
   state: ItemState,
   outcome: Outcome,
-  timing: TimingPolicy,
-  now: number,
-  runDeadlineAt: number,
-  random: Random,
-  retryAfterHint?: unknown,
-  previousDelayMs?: number,
-  wallNow: number = now,
+  ctx: DecideContext,
 ): Decision {
   let output: string;
   let reason: string | undefined;
+  let hint = ctx.retryAfter;
   if ('error' in outcome) {
     const chosen = outputForError(at, outcome.error);
     if (chosen === undefined) return { type: 'fail', output: 'error', error: outcome.error };
     output = chosen;
     reason = outcome.error.message;
-    if (retryAfterHint === undefined && outcome.error.retryAfter !== undefined)
-      retryAfterHint = outcome.error.retryAfter;
+    if (hint === undefined) hint = outcome.error.retryAfter;
   } else {
     output = outcome.output;
     reason = outcome.reason;
@@ -118,23 +138,24 @@ export function decide(
     return { type: 'fail', output, error: engineError('E_RETRY_WITHOUT_BUDGET', message) };
   }
 
-  const declared = budgets[route.budget];
+  const declared = ctx.budgets[route.budget];
   const budget = declared?.name ?? String(route.route.budget);
   const max = declared?.max ?? 0;
   const count = spent(state, budget);
   if (count >= max) return exhausted(output, route, budget, 'spent', reason);
 
   const attempt = count + 1;
+  const timing = ctx.timing;
   let delayMs: number | undefined;
   let delaySource: 'backoff' | 'retry-after' = 'backoff';
-  if (retryAfterHint !== undefined) {
-    const hintMs = parseRetryAfter(retryAfterHint, wallNow);
+  if (hint !== undefined) {
+    const hintMs = parseRetryAfter(hint, ctx.wallNow ?? ctx.now);
     delayMs = effectiveRetryAfter(hintMs, timing.retryAfter);
     if (delayMs !== undefined) delaySource = 'retry-after';
   }
   if (delayMs === undefined)
-    delayMs = backoffDelay(attempt, timing.backoff, timing.jitter, random, previousDelayMs);
-  if (now + delayMs >= runDeadlineAt) return exhausted(output, route, budget, 'deadline', reason);
+    delayMs = backoffDelay(attempt, timing.backoff, timing.jitter, ctx.random, ctx.delays?.get(budget));
+  if (ctx.now + delayMs >= ctx.runDeadlineAt) return exhausted(output, route, budget, 'deadline', reason);
   return { type: 'wait', output, route, target: route.target, budget, attempt, delayMs, delaySource, reason };
 }
 

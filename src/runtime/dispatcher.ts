@@ -15,13 +15,14 @@ import { beginDurable, DurableRun, type RecordedOptions, takeLease } from './dur
 import { EventStream } from './event-stream.ts';
 import type { RunEvent } from './events.ts';
 import { executeRun } from './execute-run.ts';
+import { admitItemData } from './item-data.ts';
 import { createItemState, type ItemState, restoreItemState } from './item-state.ts';
 import { type NodeDefinition, type NodeRegistry, registryOf } from './node.ts';
 import { isCompiled } from './prepare.ts';
 import { Recorder } from './recorder.ts';
 import { readRecordedRun, recordedItems } from './resume-run.ts';
 import { Run, type RunResult } from './run.ts';
-import { checkRunOptions, givenOptions, listenerOf, pickEntrypoint } from './run-options.ts';
+import { admittedItems, checkRunOptions, givenOptions, listenerOf, pickEntrypoint } from './run-options.ts';
 import type { RunEnvironment } from './runner.ts';
 
 /** Options of {@link createDispatcher}; everything but `nodes` has a default. */
@@ -180,13 +181,13 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       const runId = typeof given.runId === 'string' ? given.runId : randomUUID();
       return started(runId, listenerOf(runOptions), (stream) => {
         checkRunOptions('run', runOptions, input);
+        const states =
+          runOptions.resume?.map((saved, i) => restoreItemState(admittedState(saved, i))) ??
+          admittedItems(runOptions, input).map((data, i) => createItemState(String(i + 1), data));
         const store = runOptions.store === false ? undefined : (runOptions.store ?? options.store);
         const prep = env.prepareDag(isCompiled(dag) ? dag.dag : dag);
         const compiled = prep.compiled;
         const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
-        const states =
-          runOptions.resume?.map((saved) => restoreItemState(saved)) ??
-          (runOptions.items ?? [input]).map((data, i) => createItemState(String(i + 1), copyJson(data)));
         const hashing = hashDag(compiled.dag);
         // A run without a store starts in this turn: a layer of promises per run is a measurable share of
         // a short run's cost.
@@ -280,4 +281,11 @@ function withListenerErrors(result: RunResult, stream: EventStream): RunResult {
   const errors = stream.listenerErrors;
   if (errors === undefined || errors.count === result.listenerErrors?.count) return result;
   return { ...result, listenerErrors: { ...errors } };
+}
+
+/** A saved state to run again, its data checked as input data is (see `item-data.ts`). */
+function admittedState(saved: ItemState, index: number): ItemState {
+  const data: unknown = saved.data;
+  if (data === null || typeof data !== 'object') return saved;
+  return { ...saved, data: admitItemData(data, `resume[${index}].data`) };
 }

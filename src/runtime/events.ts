@@ -66,6 +66,18 @@ export interface PlacementEndEvent extends ItemBase {
   readonly error?: ErrorSummary;
 }
 
+/**
+ * How an item left a placement, as a {@link PlacementEndEvent} says it before the stream stamps it and the
+ * duration is measured: `error` is undefined when the placement did not throw.
+ */
+export interface PlacementEnded {
+  readonly item: string;
+  readonly dag: string;
+  readonly placement: string;
+  readonly output: string;
+  readonly error: ErrorSummary | undefined;
+}
+
 /** An item moved along an edge. `exhausted` is a retry route's exhaustion edge. */
 export interface RouteEvent extends ItemBase {
   readonly type: 'route';

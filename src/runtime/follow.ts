@@ -1,9 +1,9 @@
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { resetBudgets, spend } from './budgets.ts';
 import type { Decision } from './decide.ts';
-import type { EventStream } from './event-stream.ts';
-import { addTrail, type ItemState } from './item-state.ts';
+import { addTrail } from './item-state.ts';
 import type { RunContext } from './runner.ts';
+import type { ItemAt } from './step.ts';
 
 /**
  * Carries out a go / wait / exhausted decision: spends, resets, trail, counters and events; returns the next
@@ -11,12 +11,11 @@ import type { RunContext } from './runner.ts';
  */
 export function follow(
   run: RunContext,
-  dagId: string,
-  state: ItemState,
-  at: CompiledPlacement,
+  { prep, state, at }: ItemAt,
   decision: Exclude<Decision, { type: 'fail' }>,
   now: number,
 ): CompiledPlacement {
+  const dagId = prep.compiled.dag.id;
   const ev = run.events;
   const { route, target, output, reason } = decision;
   const item = state.id;
@@ -27,14 +26,17 @@ export function follow(
         { type: 'route', item, dag: dagId, from: at.key, output, to: target.key, kind: route.kind, reason },
         now,
       );
-    if (route.kind === 'salvage') salvaged(run, ev, item, dagId, at.key, target.key, reason, now);
+    if (route.kind === 'salvage') {
+      run.count('salvages');
+      if (ev) ev.emit({ type: 'salvage', item, dag: dagId, from: at.key, to: target.key, reason }, now);
+    }
     return target;
   }
   if (decision.type === 'wait') {
     spend(state, decision.budget);
     if (route.route.resets !== undefined) resetBudgets(state, route.route.resets);
     addTrail(state, { placement: at.key, output, to: target.key, kind: 'retry' });
-    run.retries++;
+    run.count('retries');
     if (ev) {
       const { budget, attempt, delayMs, delaySource } = decision;
       ev.emit(
@@ -60,7 +62,7 @@ export function follow(
     }
     return target;
   }
-  run.exhausted++;
+  run.count('exhausted');
   addTrail(state, { placement: at.key, output, to: target.key, kind: 'exhausted' });
   if (ev) {
     const why = decision.why;
@@ -82,20 +84,10 @@ export function follow(
       now,
     );
   }
-  if (target.placement.kind !== 'terminal') salvaged(run, ev, item, dagId, at.key, target.key, reason, now);
+  // An exhaustion route to a recovery placement is a salvage; one straight to a terminal only ends the item.
+  if (target.placement.kind !== 'terminal') {
+    run.count('salvages');
+    if (ev) ev.emit({ type: 'salvage', item, dag: dagId, from: at.key, to: target.key, reason }, now);
+  }
   return target;
-}
-
-function salvaged(
-  run: RunContext,
-  ev: EventStream | undefined,
-  item: string,
-  dag: string,
-  from: string,
-  to: string,
-  reason: string | undefined,
-  now: number,
-): void {
-  run.salvages++;
-  if (ev) ev.emit({ type: 'salvage', item, dag, from, to, reason }, now);
 }

@@ -2,16 +2,16 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { sleepUnder } from './abort-watch.ts';
 import { engineFailure } from './error-summary.ts';
 import { type ContextOwner, ExecutionContext, isThenable } from './execute.ts';
-import type { ChildResult } from './gather.ts';
 import type { Abandonable } from './in-flight.ts';
 import { countVisit, type ItemState } from './item-state.ts';
+import type { ChildResult } from './kinds/gather.ts';
 import type { NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
 import type { Resumed } from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
-import { type ItemCarry, step, type Transition, transit } from './step.ts';
+import { type ItemAt, type ItemCarry, step, type Transition, transit } from './step.ts';
 import { invokeNode, isNodeCall, type NodeCall, nodeAnswered, nodeThrew, type TaskOutcome } from './task.ts';
 
 /** What {@link ItemDrive}'s pending reaction waits on: a node's promise, or a transition or a wait. */
@@ -57,7 +57,7 @@ export interface ChildTarget {
  * It never throws: failures, aborts, the run deadline and errors of the engine itself (`E_ENGINE`, or the
  * code of a thrown SwitchyardError) all end the item with an {@link Ending}.
  */
-export class ItemDrive implements Abandonable, ContextOwner, ItemCarry {
+export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
   /** The placement the item is at, or goes to next. */
   at: CompiledPlacement;
   /** What the item carries between transitions: the drive's own fields, or a resumed item's carry. */
@@ -178,7 +178,9 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry {
         return run.stopped(this.prep.compiled.dag.id, this.state, this.at.key, carry.waiting);
       }
       const pending =
-        this.at.placement.kind === 'task' ? this.task() : step(run, this.prep, this.state, this.at, carry);
+        this.at.placement.kind === 'task'
+          ? this.task()
+          : step(run, this.prep, this.state, this.at, this.carry);
       if (pending === undefined) return undefined;
       if (isThenable<Transition>(pending)) {
         this.waitingOn = STEP;
@@ -202,10 +204,11 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry {
     const state = this.state;
     const node = prep.nodes[at.index];
     if (node === undefined || node.batch !== undefined || prep.timings[at.index]?.deadlineMs !== undefined) {
-      return step(run, prep, state, at, this.carry);
+      return step(run, this.prep, this.state, this.at, this.carry);
     }
     const slot = run.semaphoreOf(prep, at);
-    if (slot !== undefined && !slot.tryAcquire()) return step(run, prep, state, at, this.carry);
+    if (slot !== undefined && !slot.tryAcquire())
+      return step(run, this.prep, this.state, this.at, this.carry);
     this.carry.waiting = 'node';
     const dagId = prep.compiled.dag.id;
     let started = 0;
@@ -218,7 +221,7 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry {
       const visit = countVisit(state, at.key);
       const ev = run.events;
       if (ev) started = run.placementStart(ev, state.id, dagId, at.key, visit);
-      run.executions++;
+      run.count('executions');
       ctx = new ExecutionContext(
         run,
         run.env.services,
@@ -240,7 +243,7 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry {
     if (!isNodeCall(called)) {
       this.callCtx = undefined;
       slot?.release();
-      return transit(run, prep, state, at, this.carry, called, started);
+      return transit(run, this, called, started);
     }
     this.callStarted = started;
     this.callSlot = slot;
@@ -289,8 +292,8 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry {
     let outcome: TaskOutcome;
     try {
       outcome = fulfilled
-        ? nodeAnswered(run, ctx, value as NodeResult | undefined, this.at.key)
-        : nodeThrew(run, ctx, value);
+        ? nodeAnswered(run, ctx, this.state, value as NodeResult | undefined, this.at.key)
+        : nodeThrew(run, ctx, this.state, value, this.at.key);
     } catch (error) {
       if (run.stopReason === undefined) {
         slot?.release();
@@ -306,7 +309,7 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry {
     slot?.release();
     let moved: Transition;
     try {
-      moved = transit(run, this.prep, this.state, this.at, this.carry, outcome, this.callStarted);
+      moved = transit(run, this, outcome, this.callStarted);
     } catch (error) {
       this.end(this.caught(error));
       return;

@@ -1,11 +1,12 @@
 import { parse, stringify } from 'devalue';
 import { SwitchyardError } from '../errors.ts';
 import { copyJson } from './copy.ts';
+import { isExactItemData } from './item-data.ts';
 
 /**
  * A recorded journal step, plain JSON:
- * - `{ value }`: the step's value, when it is plain JSON (objects, arrays, strings, finite numbers,
- *   booleans, null);
+ * - `{ value }`: the step's value, when it is item data that a JSON round trip gives back exactly (see
+ *   `isExactItemData` in `item-data.ts`);
  * - `{ encoded }`: the value in devalue's text form, for what JSON cannot hold (BigInt, Date, Map, Set,
  *   RegExp, undefined, NaN, ±Infinity, -0, repeated or circular references), so that a replay gives back a
  *   BigInt, a Date, a Map…;
@@ -20,7 +21,7 @@ export type JournalEntry =
 /** Records a step's value: plain JSON as is (copied), anything devalue can encode as text, else unrecordable. */
 export function encodeStepValue(value: unknown): JournalEntry {
   try {
-    return isPlainJson(value) ? { value: copyJson(value) } : { encoded: stringify(value) };
+    return isExactItemData(value) ? { value: copyJson(value) } : { encoded: stringify(value) };
   } catch (error) {
     const path = (error as { path?: unknown }).path;
     const at = typeof path === 'string' && path !== '' ? ` at ${path}` : '';
@@ -68,37 +69,4 @@ function decode(text: string, key: string): unknown {
       { cause: error },
     );
   }
-}
-
-/**
- * True when `value` survives a JSON round trip unchanged: null, strings, booleans, finite numbers other
- * than -0, and plain objects and dense arrays of them, with no object reached twice. Iterative, so deep data
- * does not overflow the stack here.
- */
-function isPlainJson(value: unknown): boolean {
-  const seen = new Set<object>();
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (v === null || typeof v === 'string' || typeof v === 'boolean') continue;
-    if (typeof v === 'number') {
-      if (!Number.isFinite(v) || Object.is(v, -0)) return false;
-      continue;
-    }
-    if (typeof v !== 'object' || seen.has(v)) return false;
-    seen.add(v);
-    const proto = Object.getPrototypeOf(v) as unknown;
-    if (Array.isArray(v)) {
-      if (proto !== Array.prototype) return false;
-      for (let i = 0; i < v.length; i++) {
-        if (!(i in v)) return false;
-        stack.push(v[i]);
-      }
-    } else if (proto === Object.prototype || proto === null) {
-      for (const key of Object.keys(v)) stack.push((v as Record<string, unknown>)[key]);
-    } else {
-      return false;
-    }
-  }
-  return true;
 }

@@ -5,7 +5,11 @@ import type { StepInfo } from './journal.ts';
 export interface ItemView {
   /** The item's path within the run, e.g. `1` or `1.3`. */
   readonly id: string;
-  /** The item's data; a node changes it in place. Must stay plain JSON (it is checkpointed). */
+  /**
+   * The item's data; a node changes it in place. It is JSON in every executor (see `item-data.ts`): what a
+   * node leaves in it is checked when the node returns, and a value JSON cannot hold (a Date, a BigInt, a
+   * Map…) fails the placement with `E_ITEM_DATA`.
+   */
   data: Record<string, unknown>;
 }
 

@@ -2,6 +2,7 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { classifyError } from '../policy/classify.ts';
 import { engineError, summarise, withEngineCode } from './error-summary.ts';
 import { ExecutionContext, isThenableNodeResult, type SignalSource, scopeOf, settleNode } from './execute.ts';
+import { checkItemData, faultText, replaceByJsonForm } from './item-data.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { Prepared } from './prepare.ts';
 import type { PhaseError } from './run.ts';
@@ -42,7 +43,7 @@ export async function runPhases(
       const message = `phase '${at.key}' needs node '${iri}' with a run function; register it in createDispatcher({ nodes })`;
       failure = { placement: at.key, error: summarise(engineError('E_NODE_NOT_REGISTERED', message)) };
     } else {
-      run.executions++;
+      run.count('executions');
       const scope = scopeOf(source, prep.timings[at.index]?.deadlineMs ?? fallbackDeadlineMs);
       const ctx = new ExecutionContext(
         scope,
@@ -63,10 +64,17 @@ export async function runPhases(
         const classified = withEngineCode(error, classifyError(error, run.env.policy.classification));
         failure = { placement: at.key, error: summarise(classified) };
       }
+      const fault = checkItemData(runItem);
+      if (fault !== undefined) {
+        replaceByJsonForm(runItem);
+        const message = `the phase at placement '${at.key}' left run data that ${faultText(fault)}`;
+        failure = { placement: at.key, error: summarise(engineError('E_ITEM_DATA', message)) };
+      }
     }
     if (ev) {
       const output = failure === undefined ? 'done' : 'error';
-      run.placementEnd(ev, runItem.id, dagId, at.key, output, started, failure?.error);
+      const error = failure?.error;
+      run.placementEnd(ev, { item: runItem.id, dag: dagId, placement: at.key, output, error }, started);
     }
     if (failure !== undefined) return failure;
   }

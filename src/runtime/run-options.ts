@@ -7,6 +7,7 @@
  */
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledDag, CompiledPlacement } from '../graph/compile.ts';
+import { admitItemData } from './item-data.ts';
 
 /** Which way a run starts: each knows its own options (see {@link RUN_OPTION_NAMES}). */
 export type RunStart = 'run' | 'resume' | 'distributed';
@@ -25,6 +26,22 @@ const NOT_DISTRIBUTED: Readonly<Record<string, string>> = {
   store: 'give the store to createDistributedDispatcher({ store })',
   files: 'a distributed run records no document files',
 };
+
+/**
+ * The options named when an unknown one is refused: one text for a local and a distributed run, so that
+ * both dispatchers refuse the same unknown option with the same message.
+ */
+const OPTIONS_TEXT: Readonly<Record<RunStart, string>> = {
+  run: runOptionsText(),
+  distributed: runOptionsText(),
+  resume: `a resume option; the options of a resume are ${RUN_OPTION_NAMES.resume.join(', ')}`,
+};
+
+function runOptionsText(): string {
+  const both = RUN_OPTION_NAMES.distributed;
+  const local = RUN_OPTION_NAMES.run.filter((name) => !both.includes(name));
+  return `a run option; the options of a run are ${both.join(', ')}, and of a run in process also ${local.join(', ')}`;
+}
 
 /** The longest run id admitted, in characters. */
 const RUN_ID_MAX = 200;
@@ -60,7 +77,7 @@ export function checkRunOptions(start: RunStart, options: unknown, input?: unkno
     if (known.includes(name) || given[name] === undefined) continue;
     const instead = start === 'distributed' ? NOT_DISTRIBUTED[name] : undefined;
     if (instead !== undefined) refuse(`a distributed run has no option ${name}; ${instead}`);
-    refuse(`'${name.slice(0, 40)}' is not a run option; the options are ${known.join(', ')}`);
+    refuse(`'${name.slice(0, 40)}' is not ${OPTIONS_TEXT[start]}`);
   }
   checkDeadline(given.deadlineMs);
   checkFunction('onEvent', given.onEvent);
@@ -87,6 +104,22 @@ export function checkRunOptions(start: RunStart, options: unknown, input?: unkno
   if (given.resume !== undefined) checkList('resume', given.resume, 'a checkpointed item state');
   else if (given.items !== undefined) checkList('items', given.items, "an object of the item's data");
   else if (!isRecord(input)) refuse(`the run's input is ${shown(input)}; give an object of the item's data`);
+}
+
+/**
+ * The data of a run's input items, checked against what item data may hold (see `item-data.ts`) and
+ * copied, so that the run never writes into the caller's objects: `options.items`, else the single `input`.
+ * Called after {@link checkRunOptions}, by every dispatcher alike. Throws `E_ITEM_DATA` naming the item
+ * (`items[2]`, `the input`), a JSON pointer to its first value JSON cannot hold, and what to give instead.
+ * @example
+ * admittedItems({}, { when: new Date() }); // throws E_ITEM_DATA: the input holds a Date at /when …
+ */
+export function admittedItems(
+  options: { readonly items?: readonly unknown[] | undefined },
+  input: unknown,
+): Record<string, unknown>[] {
+  if (options.items === undefined) return [admitItemData(input, 'the input')];
+  return options.items.map((data, i) => admitItemData(data, `items[${i}]`));
 }
 
 /**

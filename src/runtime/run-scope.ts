@@ -16,18 +16,21 @@ export interface Slots {
 /** Why a run context's signal aborted: the caller's signal, the run deadline, or a decided gather. */
 export type StopReason = 'abort' | 'deadline' | 'cancel';
 
-/** The counters of a run, shared by the run and the cancellable scopes inside it. */
+/** The counters of a run: node executions (a batch of n items counts n), retries, salvages, exhaustions. */
 export interface Tally {
-  executions: number;
-  retries: number;
-  salvages: number;
-  exhausted: number;
+  readonly executions: number;
+  readonly retries: number;
+  readonly salvages: number;
+  readonly exhausted: number;
 }
 
 /** Counters at zero: a run's before it starts, a report that adds nothing. */
 export function emptyTally(): Tally {
   return { executions: 0, retries: 0, salvages: 0, exhausted: 0 };
 }
+
+/** The counters as the run adds to them, shared by the run and the cancellable scopes inside it. */
+type Counters = { -readonly [K in keyof Tally]: number };
 
 /**
  * What a run shares across everything it drives: counters, the run signal and why it stopped, and the
@@ -41,7 +44,7 @@ export class RunScope {
   /** The run's own scope; itself unless this is a cancellable scope. */
   readonly root: RunScope;
   readonly clock: Clock;
-  private readonly tally: Tally;
+  private readonly counters: Counters;
   private readonly slots: Map<Prepared, Slots>;
   private reason: StopReason | undefined;
   // Created on first use: most runs of synchronous nodes never wait on anything, and a controller per run
@@ -58,34 +61,34 @@ export class RunScope {
   ) {
     this.clock = env.clock;
     this.root = parent?.run.root ?? this;
-    this.tally = parent?.run.tally ?? emptyTally();
+    this.counters = parent?.run.counters ?? emptyTally();
     this.slots = parent?.run.slots ?? new Map();
   }
 
-  /** Node executions so far (a batch of n items counts n). */
-  get executions(): number {
-    return this.tally.executions;
+  /** Adds `n` (default 1) to one of the run's counters; the run and its scopes count together. */
+  count(counter: keyof Tally, n = 1): void {
+    // A named store per counter: this runs on every execution, and a store keyed by a variable is slower.
+    const counters = this.counters;
+    switch (counter) {
+      case 'executions':
+        counters.executions += n;
+        break;
+      case 'retries':
+        counters.retries += n;
+        break;
+      case 'salvages':
+        counters.salvages += n;
+        break;
+      case 'exhausted':
+        counters.exhausted += n;
+        break;
+    }
   }
-  set executions(n: number) {
-    this.tally.executions = n;
-  }
-  get retries(): number {
-    return this.tally.retries;
-  }
-  set retries(n: number) {
-    this.tally.retries = n;
-  }
-  get salvages(): number {
-    return this.tally.salvages;
-  }
-  set salvages(n: number) {
-    this.tally.salvages = n;
-  }
-  get exhausted(): number {
-    return this.tally.exhausted;
-  }
-  set exhausted(n: number) {
-    this.tally.exhausted = n;
+
+  /** The run's counters so far, as a value of their own that later counts do not change. */
+  get tally(): Tally {
+    const { executions, retries, salvages, exhausted } = this.counters;
+    return { executions, retries, salvages, exhausted };
   }
 
   /**

@@ -4,7 +4,7 @@ import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
 import { type ClassifiedError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
-import type { ErrorSummary } from './events.ts';
+import type { PlacementEnded } from './events.ts';
 import { type ChildTarget, ItemDrive } from './item-drive.ts';
 import type { ItemState } from './item-state.ts';
 import type { Prepared } from './prepare.ts';
@@ -70,17 +70,12 @@ export class RunContext extends RunScope {
     return now;
   }
 
-  /** Emits `placement.end` on `ev`, measuring from `started` (what {@link placementStart} returned) to `now`. */
-  placementEnd(
-    ev: EventStream,
-    item: string,
-    dag: string,
-    placement: string,
-    output: string,
-    started: number,
-    error: ErrorSummary | undefined,
-    now: number = this.clock.now(),
-  ): void {
+  /**
+   * Emits `placement.end` on `ev` for what `end` says, measuring from `started` (what {@link placementStart}
+   * returned) to `now`.
+   */
+  placementEnd(ev: EventStream, end: PlacementEnded, started: number, now: number = this.clock.now()): void {
+    const { item, dag, placement, output, error } = end;
     const durationMs = now - started;
     ev.emit(
       error === undefined

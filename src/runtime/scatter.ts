@@ -1,15 +1,13 @@
-import type { GatherPlacement, ScatterPlacement } from '../document/model.ts';
+import type { GatherPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
-import { copyJson } from './copy.ts';
-import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
-import type { ErrorSummary } from './events.ts';
+import { type ClassifiedError, summarise } from './error-summary.ts';
 import { isThenable } from './execute.ts';
-import { type ChildResult, decided } from './gather.ts';
-import { type ChildTarget, ItemDrive } from './item-drive.ts';
-import { countVisit, createChildState, type ItemState } from './item-state.ts';
-import { scatterSegment } from './journal-key.ts';
-import { getPointer } from './pointer.ts';
+import type { ChildTarget, ItemDrive } from './item-drive.ts';
+import { countVisit, type ItemState } from './item-state.ts';
+import type { ChildDocument } from './kinds/children.ts';
+import { type ChildResult, decided } from './kinds/gather.ts';
+import { bodyEnding, childResult, type ScatterEntry, scatterChild, scatterFan } from './kinds/scatter.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord } from './recorder.ts';
 import { endingOf, restoredState } from './resume-book.ts';
@@ -18,23 +16,14 @@ import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
 import { runTask, type TaskOutcome } from './task.ts';
 
-/** Outputs of a scatter body node that mark the child as failed; every other output completes it. */
-export const FAILED_BODY_OUTPUTS: ReadonlySet<string> = new Set(['failed', 'error']);
-
 /**
- * Fans the array at the scatter's `items` pointer out into child items and runs them. The placement's
- * `concurrency` bounds the children in flight across the whole run: the children of every item that
- * reaches this scatter share it. Child `i` of item `1` is item `1.i`, with data `{ item, index }`, where
- * `item` is a deep copy of the list element (a child's changes never reach the parent's list).
- *
- * - Node body: the node runs once for the child (no routes inside the body; the placement's deadline
- *   applies to each execution); an output in
- *   {@link FAILED_BODY_OUTPUTS} or a thrown error fails the child, any other output completes it.
- * - Sub-DAG body (`dag`): the child runs from the document's first entrypoint with fresh budgets and
- *   completes or fails with the terminal it reaches; an engine failure fails it.
- *
- * A child's value is what it left in `data.result` (null when absent). Not an array at `items` → an
- * `E_INPUT` error outcome (the scatter's `error` route, if any).
+ * Fans the array at the scatter's `items` pointer out into child items in this process and runs them (what
+ * the children are, and the result each gives its gather, is the scatter kind's: see `kinds/scatter.ts`).
+ * The placement's `concurrency` bounds the children in flight across the whole run: the children of every
+ * item that reaches this scatter share it. A node body runs once for each child (no routes inside the body;
+ * the placement's deadline applies to each execution); a body document's child runs from its first
+ * entrypoint with fresh budgets. An input the scatter cannot fan out is its error outcome (the scatter's
+ * `error` route, if any).
  *
  * Once the settled children fix what the gather will return (a `first` gather with its winner, see
  * `decided` in the gather module), the rest are cancelled: children not started are never started, running
@@ -48,21 +37,9 @@ export async function runScatter(
   state: ItemState,
   visit: number,
 ): Promise<{ readonly results: ChildResult[] } | { readonly error: ClassifiedError }> {
-  const placement = at.placement as ScatterPlacement;
-  const list = getPointer(state.data, placement.items);
-  if (!Array.isArray(list)) {
-    const message = `scatter '${at.key}' expects an array at '${placement.items}' in the item's data, found ${list === undefined ? 'nothing' : typeof list}; put the list there before the scatter`;
-    return { error: engineError('E_INPUT', message) };
-  }
-  let body: Prepared | undefined;
-  if (placement.dag !== undefined) {
-    body = run.env.prepareIri(placement.dag);
-    if (body === undefined) {
-      const message = `scatter '${at.key}' runs DAG '${placement.dag}', which is not in the library; pass it in createDispatcher({ library })`;
-      return { error: engineError('E_UNKNOWN_DAG', message) };
-    }
-  }
-
+  const fan = scatterFan(at, state.data, run.env, 'createDispatcher');
+  if ('error' in fan) return fan;
+  const { list, body } = fan;
   const done = at.routes.get('done')?.target.placement;
   const gather = done?.kind === 'gather' ? done : undefined;
   const job = new ScatterJob(run, prep, at, state, visit, list, body, gather);
@@ -87,6 +64,8 @@ class ScatterJob implements ChildTarget {
   private readonly scope: RunContext;
   /** The run-wide limit of this scatter's children in flight. */
   private readonly semaphore: Semaphore | undefined;
+  /** Where the children come from, for making them. */
+  private readonly entry: ScatterEntry;
   /** Workers that have not ended. */
   private live = 0;
   /** The first error that ended a worker: the scatter fails with it. */
@@ -110,13 +89,14 @@ class ScatterJob implements ChildTarget {
     private readonly run: RunContext,
     private readonly prep: Prepared,
     private readonly at: CompiledPlacement,
-    private readonly parent: ItemState,
-    private readonly visit: number,
+    parent: ItemState,
+    visit: number,
     private readonly list: readonly unknown[],
-    private readonly body: Prepared | undefined,
+    private readonly body: ChildDocument | undefined,
     private readonly gather: GatherPlacement | undefined,
   ) {
     this.results = new Array(list.length);
+    this.entry = { parent, placement: at.key, dag: prep.compiled.dag.id, visit };
     this.cancel = gather?.reducer === 'first' && list.length > 1 ? new AbortController() : undefined;
     this.scope = this.cancel === undefined ? run : run.cancellable(this.cancel.signal);
     this.semaphore = run.semaphoreOf(prep, at);
@@ -188,30 +168,19 @@ class ScatterJob implements ChildTarget {
    * child that had ended is not run again, and a sub-DAG child goes on from its checkpoint.
    */
   private runChild(index: number): void {
-    const element = this.list[index];
-    const item = copyJson(element);
-    const dagId = this.prep.compiled.dag.id;
-    const frame = { kind: 'scatter', dag: dagId, placement: this.at.key, visit: this.visit, index } as const;
-    // The element's tag is worked out only if the child's scope is read (a journalled step, a checkpoint).
-    const segment = () => scatterSegment(this.at.key, index, element);
-    const fresh = createChildState(
-      this.parent,
-      `${this.parent.id}.${index}`,
-      segment,
-      { item, index },
-      frame,
-    );
+    const fresh = scatterChild(this.entry, index, this.list[index]);
     try {
       if (this.body === undefined) {
         const saved = this.run.durable?.book?.take(fresh.id, fresh.frames ?? []);
         if (saved?.ending !== undefined) {
-          this.fromEnding(index, restoredState(saved, fresh), endingOf(saved.ending, this.at.key));
+          this.settle(index, restoredState(saved, fresh), endingOf(saved.ending, this.at.key));
           this.later(null);
           return;
         }
         this.runBody(index, fresh);
       } else {
-        const drive = this.runSubDag(this.body, fresh, index);
+        const { prep, entry } = this.body;
+        const drive = this.scope.driveChild(prep, fresh, entry, this, index);
         if (drive.ending !== undefined) this.later(drive);
       }
     } catch (error) {
@@ -221,9 +190,9 @@ class ScatterJob implements ChildTarget {
 
   /**
    * Runs a node body's child. Its closures are made here, not in {@link runChild}: a closure there holding
-   * the child puts the child in the context that the segment closure (kept by the child's scope getter)
-   * holds too, and measured so, every child of a synchronous scatter outlived the young generation's
-   * collections (sync W2: 7.0 against 3.0 µs an item, most of it collecting).
+   * the child would put it in the context of every closure made there, and measured so, every child of a
+   * synchronous scatter outlived the young generation's collections (sync W2: 7.0 against 3.0 µs an item,
+   * most of it collecting).
    */
   private runBody(index: number, child: ItemState): void {
     const pending = bodyOutcome(this.scope, this.prep, this.at, child);
@@ -234,14 +203,22 @@ class ScatterJob implements ChildTarget {
       );
       return;
     }
-    this.fromOutcome(index, child, pending);
+    this.bodySettled(index, child, pending);
     this.later(null);
+  }
+
+  /** A node body's outcome is the child's ending; a durable run records it, so a resume does not run it again. */
+  private bodySettled(index: number, child: ItemState, outcome: TaskOutcome): void {
+    const ending = bodyEnding(this.at, outcome);
+    const record = endingRecord(ending, false);
+    this.run.durable?.recorder.ended(this.prep.compiled.dag.id, child, this.at.key, record);
+    this.settle(index, child, ending);
   }
 
   /** The ending of a child that ended after the turn that started it (see {@link ChildTarget}). */
   childEnded(drive: ItemDrive): void {
     try {
-      this.fromEnding(drive.index, drive.state, drive.ending as Ending);
+      this.settle(drive.index, drive.state, drive.ending as Ending);
     } catch (error) {
       this.childThrew(drive.index, drive.state, error, false);
       return;
@@ -251,7 +228,7 @@ class ScatterJob implements ChildTarget {
 
   private bodyEnded(index: number, child: ItemState, outcome: TaskOutcome): void {
     try {
-      this.fromOutcome(index, child, outcome);
+      this.bodySettled(index, child, outcome);
     } catch (error) {
       this.childThrew(index, child, error, false);
       return;
@@ -289,7 +266,7 @@ class ScatterJob implements ChildTarget {
       const drive = ready[i];
       if (drive === null || drive === undefined) continue;
       try {
-        this.fromEnding(drive.index, drive.state, drive.ending as Ending);
+        this.settle(drive.index, drive.state, drive.ending as Ending);
       } catch (error) {
         if (this.run.stopReason !== undefined || !this.cancelled) {
           this.semaphore?.release();
@@ -304,30 +281,16 @@ class ScatterJob implements ChildTarget {
   /** Records every child that never started as cancelled (none unless the gather was decided early). */
   cancelUnstarted(): void {
     if (!this.cancelled) return;
-    const dagId = this.prep.compiled.dag.id;
     for (let index = 0; index < this.list.length; index++) {
       if (this.results[index] !== undefined) continue;
-      const frame = {
-        kind: 'scatter',
-        dag: dagId,
-        placement: this.at.key,
-        visit: this.visit,
-        index,
-      } as const;
-      const element = this.list[index];
-      const segment = () => scatterSegment(this.at.key, index, element);
-      const data = { item: null, index };
-      this.recordCancelled(
-        index,
-        createChildState(this.parent, `${this.parent.id}.${index}`, segment, data, frame),
-        'queue',
-      );
+      this.recordCancelled(index, scatterChild(this.entry, index, this.list[index], false), 'queue');
     }
   }
 
   /** Records child `index` as cancelled where it stood, with its `item.cancelled` event. */
   private recordCancelled(index: number, child: ItemState, waitingFor: WaitingFor): void {
-    this.results[index] = { index, status: 'cancelled', value: null, order: this.order++ };
+    const ending = { kind: 'stopped', placement: this.at.key, waitingFor } as const;
+    this.results[index] = { ...childResult(child, ending, index, false), order: this.order++ };
     const dag = this.prep.compiled.dag.id;
     this.run.events?.emit({
       type: 'item.cancelled',
@@ -336,64 +299,20 @@ class ScatterJob implements ChildTarget {
       placement: this.at.key,
       waitingFor,
     });
-    const ending = { kind: 'stopped', placement: this.at.key, waitingFor } as const;
     this.run.durable?.recorder.ended(dag, child, this.at.key, endingRecord(ending, true));
   }
 
-  private runSubDag(body: Prepared, child: ItemState, index: number): ItemDrive {
-    const entry = body.compiled.entrypoints[0];
-    if (entry === undefined) {
-      const error = engineError(
-        'E_DANGLING_ENTRYPOINT',
-        `DAG '${body.compiled.dag.id}' has no entrypoint; declare one`,
-      );
-      const ending: Ending = { kind: 'failed', placement: '', error };
-      return ItemDrive.ended(this.scope, body, child, this.at, ending, this, index);
-    }
-    return this.scope.driveChild(body, child, entry, this, index);
-  }
-
-  private fromEnding(index: number, child: ItemState, ending: Ending): void {
-    if (ending.kind === 'stopped') {
-      if (this.run.stopReason !== undefined) throw this.run.signal.reason;
-      // Only a cancellation stops a child while its run goes on, now or before a restart; the child's own
-      // drive reported it (item.cancelled) where it stood.
-      this.results[index] = { index, status: 'cancelled', value: null, order: this.order++ };
-      return;
-    }
-    const terminal = this.body === undefined ? undefined : ending.placement;
-    if (ending.kind === 'terminal') this.record(index, child, ending.outcome, terminal, undefined);
-    else this.record(index, child, 'failed', undefined, summarise(ending.error));
-  }
-
-  /** A node body's outcome; a durable run records it as the child's ending, so a resume does not run it again. */
-  private fromOutcome(index: number, child: ItemState, outcome: TaskOutcome): void {
-    const key = this.at.key;
-    const ending: Ending =
-      'error' in outcome
-        ? { kind: 'failed', placement: key, error: outcome.error }
-        : {
-            kind: 'terminal',
-            placement: key,
-            outcome: FAILED_BODY_OUTPUTS.has(outcome.output) ? 'failed' : 'completed',
-          };
-    this.run.durable?.recorder.ended(this.prep.compiled.dag.id, child, key, endingRecord(ending, false));
-    this.fromEnding(index, child, ending);
-  }
-
-  private record(
-    index: number,
-    child: ItemState,
-    status: 'completed' | 'failed',
-    terminal: string | undefined,
-    error: ErrorSummary | undefined,
-  ): void {
-    const value = child.data.result ?? null;
-    const order = this.order++;
-    const result: { -readonly [K in keyof ChildResult]: ChildResult[K] } = { index, status, value, order };
-    if (terminal !== undefined) result.terminal = terminal;
-    if (error !== undefined) result.error = error;
+  /** Records how child `index` ended as its result, and cancels the rest once the gather is decided. */
+  private settle(index: number, child: ItemState, ending: Ending): void {
+    // Only a cancellation stops a child while its run goes on, now or before a restart; the child's own
+    // drive reported it (item.cancelled) where it stood.
+    if (ending.kind === 'stopped' && this.run.stopReason !== undefined) throw this.run.signal.reason;
+    const result: ChildResult = {
+      ...childResult(child, ending, index, this.body !== undefined),
+      order: this.order++,
+    };
     this.results[index] = result;
+    if (result.status === 'cancelled') return;
     this.settled.push(result);
     // A child that ends after the result was decided (one that ignored the abort, or a batch already
     // running) is kept as it ended: a late result cannot change a decided gather.
@@ -429,7 +348,7 @@ export function bodyOutcome(
     if (ev) {
       const error = 'error' in outcome ? summarise(outcome.error) : undefined;
       const output = 'error' in outcome ? 'error' : outcome.output;
-      run.placementEnd(ev, child.id, dagId, at.key, output, started, error);
+      run.placementEnd(ev, { item: child.id, dag: dagId, placement: at.key, output, error }, started);
     }
     return outcome;
   };

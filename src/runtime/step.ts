@@ -6,9 +6,9 @@ import { runEmbed } from './embed.ts';
 import { summarise } from './error-summary.ts';
 import { isThenable } from './execute.ts';
 import { follow } from './follow.ts';
-import type { ChildResult } from './gather.ts';
-import { reduceChildren } from './gather.ts';
 import { countVisit, type ItemState } from './item-state.ts';
+import type { ChildResult } from './kinds/gather.ts';
+import { reduceChildren } from './kinds/gather.ts';
 import { setPointer } from './pointer.ts';
 import type { Prepared } from './prepare.ts';
 import type { WaitingFor } from './run.ts';
@@ -34,6 +34,17 @@ export interface Move {
   readonly to: CompiledPlacement;
   readonly delayMs: number;
   readonly reason: WaitReason | undefined;
+}
+
+/**
+ * An item at a placement, as a transition sees it: the prepared document it is in, its state, the placement
+ * and what it carries between transitions.
+ */
+export interface ItemAt {
+  readonly prep: Prepared;
+  readonly state: ItemState;
+  readonly at: CompiledPlacement;
+  readonly carry: ItemCarry;
 }
 
 /** One transition of an item: it moved on, or it ended (see {@link Ending}). */
@@ -71,26 +82,22 @@ export function step(
     const ending = { kind: 'terminal', placement: at.key, outcome: placement.outcome } as const;
     return run.ended(prep.compiled.dag.id, state, at.key, ending);
   }
+  const item: ItemAt = { prep, state, at, carry };
   if (placement.kind === 'task') {
     const semaphore = run.semaphoreOf(prep, at);
     if (semaphore !== undefined && !semaphore.tryAcquire()) {
       carry.waiting = 'queue';
-      return semaphore.acquire(run.signal).then(() => taskStep(run, prep, state, at, carry, semaphore));
+      return semaphore.acquire(run.signal).then(() => taskStep(run, item, semaphore));
     }
-    return taskStep(run, prep, state, at, carry, semaphore);
+    return taskStep(run, item, semaphore);
   }
-  if (placement.kind === 'gather') return gatherStep(run, prep, state, at, carry);
-  return otherStep(run, prep, state, at, carry);
+  if (placement.kind === 'gather') return gatherStep(run, item);
+  return otherStep(run, item);
 }
 
 /** A gather placement: reduces the results its scatter handed over, synchronously. */
-function gatherStep(
-  run: RunContext,
-  prep: Prepared,
-  state: ItemState,
-  at: CompiledPlacement,
-  carry: ItemCarry,
-): Transition {
+function gatherStep(run: RunContext, item: ItemAt): Transition {
+  const { prep, state, at, carry } = item;
   carry.waiting = 'node';
   const placement = at.placement as GatherPlacement;
   const visit = countVisit(state, at.key);
@@ -99,18 +106,16 @@ function gatherStep(
   const reduced = reduceChildren(placement, carry.gathered ?? []);
   carry.gathered = undefined;
   state.data = setPointer(state.data, placement.into, reduced.value);
-  return transit(run, prep, state, at, carry, { output: reduced.output }, started);
+  return transit(run, item, { output: reduced.output }, started);
 }
 
 /** A task placement, holding a slot of `semaphore` (when it has one) until the node has settled. */
 function taskStep(
   run: RunContext,
-  prep: Prepared,
-  state: ItemState,
-  at: CompiledPlacement,
-  carry: ItemCarry,
+  item: ItemAt,
   semaphore: Semaphore | undefined,
 ): Transition | Promise<Transition> {
+  const { prep, state, at, carry } = item;
   carry.waiting = 'node';
   let pending: TaskOutcome | Promise<TaskOutcome>;
   let started = 0;
@@ -130,7 +135,7 @@ function taskStep(
     return pending.then(
       (outcome) => {
         semaphore?.release();
-        return transit(run, prep, state, at, carry, outcome, started);
+        return transit(run, item, outcome, started);
       },
       (error: unknown) => {
         if (run.stopReason === undefined) {
@@ -145,17 +150,12 @@ function taskStep(
     );
   }
   semaphore?.release();
-  return transit(run, prep, state, at, carry, pending, started);
+  return transit(run, item, pending, started);
 }
 
 /** Scatter, embed and phase placements. */
-async function otherStep(
-  run: RunContext,
-  prep: Prepared,
-  state: ItemState,
-  at: CompiledPlacement,
-  carry: ItemCarry,
-): Promise<Transition> {
+async function otherStep(run: RunContext, item: ItemAt): Promise<Transition> {
+  const { prep, state, at, carry } = item;
   carry.waiting = 'node';
   const placement = at.placement;
   const visit = countVisit(state, at.key);
@@ -176,7 +176,7 @@ async function otherStep(
     // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.
     outcome = { output: 'done' };
   }
-  return transit(run, prep, state, at, carry, outcome, started);
+  return transit(run, item, outcome, started);
 }
 
 /** Where a thrown error's Retry-After was, for a warning: its `retryAfter`, or a header of its response. */
@@ -194,15 +194,12 @@ function thrownHint(from: string | undefined): string {
  */
 export function transit(
   run: RunContext,
-  prep: Prepared,
-  state: ItemState,
-  at: CompiledPlacement,
-  carry: ItemCarry,
+  item: ItemAt,
   outcome: TaskOutcome | Outcome,
   started: number,
 ): Transition {
+  const { prep, state, at, carry } = item;
   const dagId = prep.compiled.dag.id;
-  const timing = prep.timings[at.index] ?? run.env.policy.defaults;
   let hint: unknown = 'retryAfter' in outcome ? outcome.retryAfter : undefined;
   if (hint !== undefined) hint = run.usableHint(hint, state.id, dagId, at.key, 'returned a retryAfter');
   else if ('error' in outcome && outcome.error.retryAfter !== undefined)
@@ -214,29 +211,29 @@ export function transit(
       thrownHint(outcome.error.retryAfterFrom),
     );
   const now = run.clock.now();
-  // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
-  const wallNow =
-    hint !== undefined || ('error' in outcome && outcome.error.retryAfter !== undefined)
-      ? run.clock.wallNow()
-      : now;
-  const delays = carry.delays;
-  const decision = decide(
-    at,
-    prep.compiled.budgets,
-    state,
-    outcome,
-    timing,
+  const decision = decide(at, state, outcome, {
+    timing: prep.timings[at.index] ?? run.env.policy.defaults,
+    budgets: prep.compiled.budgets,
     now,
-    run.runDeadlineAt,
-    run.env.random,
-    hint,
-    delays === undefined ? undefined : previousDelayOf(delays, at, outcome),
-    wallNow,
-  );
+    // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
+    wallNow:
+      hint !== undefined || ('error' in outcome && outcome.error.retryAfter !== undefined)
+        ? run.clock.wallNow()
+        : now,
+    runDeadlineAt: run.runDeadlineAt,
+    random: run.env.random,
+    retryAfter: hint,
+    delays: carry.delays,
+  });
   const ev = run.events;
   if (ev) {
     const error = 'error' in outcome ? summarise(outcome.error) : undefined;
-    run.placementEnd(ev, state.id, dagId, at.key, decision.output, started, error, now);
+    run.placementEnd(
+      ev,
+      { item: state.id, dag: dagId, placement: at.key, output: decision.output, error },
+      started,
+      now,
+    );
   }
   if (decision.type === 'fail') return run.failed(dagId, state, at.key, decision.error);
   let delayMs = 0;
@@ -247,7 +244,7 @@ export function transit(
     delayMs = decision.delayMs;
     if (delayMs > 0) reason = decision.delaySource;
   }
-  const to = follow(run, dagId, state, at, decision, now);
+  const to = follow(run, item, decision, now);
   // A durable run records the transition now, in the same turn as its events, before the item acts on it.
   const recorder = run.durable?.recorder;
   if (recorder !== undefined) {
@@ -256,15 +253,4 @@ export function transit(
     recorder.moved(dagId, state, to, carry, wait);
   }
   return { kind: 'move', to, delayMs, reason };
-}
-
-/** The previous delay of the budget the outcome's route spends, for decorrelated back-off. */
-function previousDelayOf(
-  delays: ReadonlyMap<string, number>,
-  at: CompiledPlacement,
-  outcome: TaskOutcome | Outcome,
-): number | undefined {
-  const output = 'output' in outcome ? outcome.output : 'retry';
-  const budget = at.routes.get(output)?.route.budget;
-  return budget === undefined ? undefined : delays.get(budget);
 }

@@ -11,6 +11,7 @@ import {
   scopeOf,
   settleNode,
 } from './execute.ts';
+import { checkItemData, faultText, replaceByJsonForm } from './item-data.ts';
 import type { ItemState } from './item-state.ts';
 import type { NodeDefinition, NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
@@ -62,7 +63,7 @@ export function runTask(
   if (node.batch !== undefined) return batcherOf(run, prep, at, node).submit(state, visit, run);
   // An aborted run calls no more nodes, whatever path reached this execution.
   if (run.stopReason !== undefined) throw run.signal.reason;
-  run.executions++;
+  run.count('executions');
   const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
   const dagId = prep.compiled.dag.id;
   const ctx = new ExecutionContext(
@@ -78,8 +79,8 @@ export function runTask(
   const called = invokeNode(run, node, state, ctx, at.key);
   if (!isNodeCall(called)) return called;
   return settleNode(called.pending, run.signal, run.clock, at.key, scope).then(
-    (value) => nodeAnswered(run, ctx, value, at.key),
-    (error: unknown) => nodeThrew(run, ctx, error),
+    (value) => nodeAnswered(run, ctx, state, value, at.key),
+    (error: unknown) => nodeThrew(run, ctx, state, error, at.key),
   );
 }
 
@@ -110,11 +111,11 @@ export function invokeNode(
     result = (node.run as NonNullable<typeof node.run>)(state, ctx);
   } catch (error) {
     ctx.release();
-    return classifyThrown(run, error);
+    return dataChecked(state, placement, classifyThrown(run, error));
   }
   if (!isThenableNodeResult<NodeResult>(result)) {
     ctx.release();
-    return toOutcome(run, result, placement);
+    return dataChecked(state, placement, toOutcome(run, result, placement));
   }
   return { pending: result };
 }
@@ -123,22 +124,44 @@ export function invokeNode(
 export function nodeAnswered(
   run: RunContext,
   ctx: ExecutionContext | undefined,
+  state: ItemState,
   value: NodeResult | undefined,
   placement: string,
 ): TaskOutcome {
   ctx?.release();
   const failure = ctx?.stepFailure;
-  return failure === undefined ? toOutcome(run, value, placement) : stepValueOutcome(failure);
+  const outcome = failure === undefined ? toOutcome(run, value, placement) : stepValueOutcome(failure);
+  return dataChecked(state, placement, outcome);
 }
 
 /**
  * The outcome of a node whose promise rejected with `error`; rethrows it when the run was aborted. `ctx` is
  * undefined when its owner was never given it (see `ContextOwner`): nothing to release, no step failed.
  */
-export function nodeThrew(run: RunContext, ctx: ExecutionContext | undefined, error: unknown): TaskOutcome {
+export function nodeThrew(
+  run: RunContext,
+  ctx: ExecutionContext | undefined,
+  state: ItemState,
+  error: unknown,
+  placement: string,
+): TaskOutcome {
   ctx?.release();
   const failure = ctx?.stepFailure;
-  return failure === undefined ? classifyThrown(run, error) : stepValueOutcome(failure);
+  const outcome = failure === undefined ? classifyThrown(run, error) : stepValueOutcome(failure);
+  return dataChecked(state, placement, outcome);
+}
+
+/**
+ * `outcome` when the data the node left in the item is item data (normalised in place, see `item-data.ts`);
+ * else a non-retryable `E_ITEM_DATA` outcome, routed like any node error, with the data replaced by its
+ * JSON form so that every executor carries the same data on.
+ */
+export function dataChecked(state: ItemState, placement: string, outcome: TaskOutcome): TaskOutcome {
+  const fault = checkItemData(state);
+  if (fault === undefined) return outcome;
+  replaceByJsonForm(state);
+  const message = `the node at placement '${placement}' left item data that ${faultText(fault)}`;
+  return { error: engineError('E_ITEM_DATA', message) };
 }
 
 /** The outcome of an execution whose step ran but could not be recorded: a non-retryable `E_STEP_VALUE`. */

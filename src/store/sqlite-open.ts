@@ -9,7 +9,7 @@ import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { loadSqliteDriver } from './sqlite-driver.ts';
 import { cannotOpen, type FailureScene, fromSqlite, readOnly, tooNew } from './sqlite-errors.ts';
 import { checkStoreFile } from './sqlite-files.ts';
-import { migrate, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.ts';
+import { migrate, READABLE_FROM, SCHEMA_VERSION, schemaVersion } from './sqlite-schema.ts';
 
 /** How a store file is opened. */
 export interface SqliteStoreOptions {
@@ -44,6 +44,8 @@ export interface OpenedFile {
   readonly db: Database;
   readonly file: string;
   readonly options: ResolvedSqliteOptions;
+  /** The file's schema version once open: the latest, or an older one read as it is (read-only). */
+  readonly version: number;
 }
 
 /** True for the path SQLite takes as a private in-memory database. */
@@ -85,14 +87,15 @@ export async function openStoreFile(path: string, options: SqliteStoreOptions = 
     }
   }
   const db = connect(resolved.readonly && !memory);
+  let version: number;
   try {
-    const version = inspect(db, file, { ...resolved, integrityCheck: resolved.integrityCheck && !exists });
+    version = inspect(db, file, { ...resolved, integrityCheck: resolved.integrityCheck && !exists });
     configure(db, file, version, resolved);
   } catch (error) {
     db.close();
     throw failed(error, db.readonly);
   }
-  return { db, file, options: resolved };
+  return { db, file, options: resolved, version: db.readonly ? version : schemaVersion(db) };
 }
 
 /**
@@ -140,7 +143,7 @@ const WAL_CHECKPOINT_PAGES = 10_000;
 function configure(db: Database, file: string, version: number, options: ResolvedSqliteOptions): void {
   db.pragma('foreign_keys = ON');
   if (db.readonly) {
-    if (version < SCHEMA_VERSION) {
+    if (version < READABLE_FROM) {
       throw readOnly(
         file,
         `it has schema version ${version} and needs migrating to ${SCHEMA_VERSION} (open it writable once)`,

@@ -1,5 +1,7 @@
 /** Rows of the SQLite store's tables and their records, both ways. */
 import { fromJsonText, jsonListTextOf, jsonTextOf, toJsonText } from './json.ts';
+import type { Statements } from './sqlite-statements.ts';
+import { columnText, sharedText } from './sqlite-texts.ts';
 import type { EventRecord, ItemCheckpoint, JournalRecord, Lease, RunRecord, RunStatus } from './types.ts';
 
 /** A row of `runs`. */
@@ -30,7 +32,7 @@ export interface JournalRow {
   readonly committed_at: number;
 }
 
-/** A row of `leases`. */
+/** A run's lease, as `getLease` selects it from the run's row. */
 export interface LeaseRow {
   readonly run_id: string;
   readonly token: string;
@@ -40,8 +42,11 @@ export interface LeaseRow {
   readonly expires_at: number;
 }
 
-/** The values of a `runs` row, in the order of its columns. */
-export function runValues(run: RunRecord): unknown[] {
+/**
+ * The values of a `runs` row, in the order of its columns (the lease's columns left empty); the texts runs
+ * share are kept in `texts` (see `sqlite-texts.ts`).
+ */
+export function runValues(run: RunRecord, sql: Statements): unknown[] {
   const what = `run '${run.id}'`;
   return [
     run.id,
@@ -53,9 +58,9 @@ export function runValues(run: RunRecord): unknown[] {
     run.finishedAt ?? null,
     run.formatVersion,
     run.engineVersion,
-    jsonTextOf(run.dag, `the DAG of ${what}`),
-    jsonListTextOf(run.documents, `the documents of ${what}`),
-    jsonTextOf(run.policy.value, `the policy of ${what}`),
+    sharedText(sql, jsonTextOf(run.dag, `the DAG of ${what}`)),
+    sharedText(sql, jsonListTextOf(run.documents, `the documents of ${what}`)),
+    sharedText(sql, jsonTextOf(run.policy.value, `the policy of ${what}`)),
     run.policy.hash,
     toJsonText(run.input, `the input of ${what}`),
     toJsonText(run.options, `the options of ${what}`),
@@ -63,12 +68,12 @@ export function runValues(run: RunRecord): unknown[] {
 }
 
 /** The run a `runs` row holds. */
-export function runFromRow(row: RunRow): RunRecord {
+export function runFromRow(row: RunRow, sql: Statements): RunRecord {
   const run: RunRecord = {
     id: row.id,
-    dag: fromJsonText(row.dag),
-    documents: fromJsonText(row.documents),
-    policy: { value: fromJsonText(row.policy), hash: row.policy_hash },
+    dag: fromJsonText(columnText(sql, row.dag)),
+    documents: fromJsonText(columnText(sql, row.documents)),
+    policy: { value: fromJsonText(columnText(sql, row.policy)), hash: row.policy_hash },
     input: fromJsonText(row.input),
     options: fromJsonText(row.options),
     status: row.status as RunStatus,
@@ -175,7 +180,7 @@ export function eventsFromPage(runId: string, text: string, after: number, out: 
   }
 }
 
-/** The lease a `leases` row holds. */
+/** The lease a run's row holds. */
 export function leaseFromRow(row: LeaseRow): Lease {
   return {
     runId: row.run_id,

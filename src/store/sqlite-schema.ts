@@ -19,7 +19,12 @@ export interface Migration {
  * Version 4 drops the indexes of runs by status and by DAG, which every run's start and end wrote (a listing
  * filtered on them walks the runs newest first instead), and lets a page of events hold an event as its body
  * alone, without the run id its row holds, when the body carries its own `seq` and `type` (see `pageText`),
- * which a version 3 program would misread. Checkpoints and journal entries keep a rowid, so they read back in the order they were first
+ * which a version 3 program would misread. Version 5 moves the lease into the run's row (its token, holder
+ * and times as columns, empty when nobody holds it), so that taking, checking and giving up a lease touch the
+ * b-tree a run's start and end write anyway, and adds `texts`: JSON texts many runs share (a document's
+ * record, a policy), each kept once under the SHA-256 of its text, which a run's `dag`, `documents` or
+ * `policy` column names as `#<hash>` (see `sqlite-texts.ts`), which a version 4 program would misread; a row
+ * written before keeps its text in place. Checkpoints and journal entries keep a rowid, so they read back in the order they were first
  * written; an upsert keeps it.
  */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
@@ -113,10 +118,35 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       DROP INDEX runs_by_dag;
     `,
   },
+  {
+    version: 5,
+    sql: `
+      ALTER TABLE runs ADD COLUMN lease_token TEXT;
+      ALTER TABLE runs ADD COLUMN lease_pid INTEGER;
+      ALTER TABLE runs ADD COLUMN lease_host TEXT;
+      ALTER TABLE runs ADD COLUMN lease_acquired_at INTEGER;
+      ALTER TABLE runs ADD COLUMN lease_expires_at INTEGER;
+      UPDATE runs SET (lease_token, lease_pid, lease_host, lease_acquired_at, lease_expires_at) =
+        (SELECT token, pid, host, acquired_at, expires_at FROM leases WHERE leases.run_id = runs.id)
+        WHERE id IN (SELECT run_id FROM leases);
+      DROP TABLE leases;
+      CREATE TABLE texts (
+        hash TEXT PRIMARY KEY,
+        body TEXT NOT NULL
+      ) WITHOUT ROWID;
+    `,
+  },
 ]);
 
 /** The schema version this program writes and the highest it can read. */
 export const SCHEMA_VERSION: number = (MIGRATIONS.at(-1) as Migration).version;
+
+/**
+ * The oldest schema version this program reads without migrating it: a file opened read-only (a listing, a
+ * viewer) at a version from this one up to {@link SCHEMA_VERSION} is read as it is, since migrating needs a
+ * writable connection. Version 4 differs only in where the lease is kept and in holding every text in place.
+ */
+export const READABLE_FROM = 4;
 
 /** The file's schema version (0 for a new, empty file). */
 export function schemaVersion(db: Database): number {

@@ -1,10 +1,18 @@
 /** The SQLite store's statements, prepared once per connection. */
 import type { Database, Statement } from 'better-sqlite3';
+import { SCHEMA_VERSION } from './sqlite-schema.ts';
 
 /** Every statement the store runs, except the run listing, whose filters vary. */
 export interface Statements {
   readonly insertRun: Statement;
+  /** Inserts a run holding its lease: the run's values, then the lease's token, pid, host and times. */
+  readonly insertRunLeased: Statement;
   readonly updateRunStatus: Statement;
+  /**
+   * A status change and the release of a lease in one update: (status, at, finished, token × 5, run). The
+   * lease's columns empty only when the lease is still held under the token.
+   */
+  readonly updateRunStatusReleasing: Statement;
   readonly upsertCheckpoint: Statement;
   readonly insertJournal: Statement;
   readonly insertEvent: Statement;
@@ -29,79 +37,162 @@ export interface Statements {
   readonly getLease: Statement;
   /** The token of the run's lease, if any. */
   readonly leaseToken: Statement;
+  /** Stores a run's lease in its row: (token, pid, host, acquired, expires, run). */
   readonly putLease: Statement;
+  /** Empties a run's lease columns if its lease is held under a token: (run, token). */
   readonly deleteLease: Statement;
+  /** Keeps a shared text under its hash, once: (hash, body). */
+  readonly putText: Statement;
+  readonly getText: Statement;
+  /** Deletes the shared texts no run names any more. */
+  readonly deleteUnusedTexts: Statement;
   readonly deleteRun: Statement;
 }
 
-/** Prepares {@link Statements} on `db`. */
-export function prepareStatements(db: Database): Statements {
+/**
+ * Prepares {@link Statements} on `db`, a file at schema version `version`. A file at an older version that
+ * this program still reads (see `READABLE_FROM`) is open read-only: its statements are prepared when
+ * first used, since those that write name tables and columns it does not have, and its lease is read from
+ * the table that held it then.
+ */
+export function prepareStatements(db: Database, version: number = SCHEMA_VERSION): Statements {
+  const makers = statementMakers(db);
+  if (version >= SCHEMA_VERSION) {
+    const statements: Record<string, Statement> = {};
+    for (const [name, make] of Object.entries(makers)) statements[name] = make();
+    return statements as unknown as Statements;
+  }
+  const legacy: Record<string, () => Statement> = {
+    ...makers,
+    getLease: () => db.prepare('SELECT * FROM leases WHERE run_id = ?'),
+    leaseToken: () => db.prepare('SELECT token FROM leases WHERE run_id = ?').pluck(),
+  };
+  const statements = {};
+  for (const [name, make] of Object.entries(legacy)) {
+    Object.defineProperty(statements, name, {
+      configurable: true,
+      enumerable: true,
+      get() {
+        const statement = make();
+        Object.defineProperty(statements, name, { value: statement, enumerable: true });
+        return statement;
+      },
+    });
+  }
+  return statements as Statements;
+}
+
+/** How to prepare each statement. */
+function statementMakers(db: Database): Record<keyof Statements, () => Statement> {
   return {
-    insertRun: db.prepare(
-      `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+    insertRun: () =>
+      db.prepare(
+        `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
          engine_version, dag, documents, policy, policy_hash, input, options)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    updateRunStatus: db.prepare(
-      'UPDATE runs SET status = ?, updated_at = ?, finished_at = coalesce(?, finished_at) WHERE id = ?',
-    ),
-    upsertCheckpoint: db.prepare(
-      `INSERT INTO checkpoints (run_id, item_id, status, record) VALUES (?, ?, ?, ?)
+      ),
+    insertRunLeased: () =>
+      db.prepare(
+        `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+         engine_version, dag, documents, policy, policy_hash, input, options, lease_token, lease_pid, lease_host,
+         lease_acquired_at, lease_expires_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+    updateRunStatus: () =>
+      db.prepare(
+        'UPDATE runs SET status = ?, updated_at = ?, finished_at = coalesce(?, finished_at) WHERE id = ?',
+      ),
+    updateRunStatusReleasing: () =>
+      db.prepare(
+        `UPDATE runs SET status = ?, updated_at = ?, finished_at = coalesce(?, finished_at),
+         lease_token = CASE WHEN lease_token = ? THEN NULL ELSE lease_token END,
+         lease_pid = CASE WHEN lease_token = ? THEN NULL ELSE lease_pid END,
+         lease_host = CASE WHEN lease_token = ? THEN NULL ELSE lease_host END,
+         lease_acquired_at = CASE WHEN lease_token = ? THEN NULL ELSE lease_acquired_at END,
+         lease_expires_at = CASE WHEN lease_token = ? THEN NULL ELSE lease_expires_at END
+       WHERE id = ?`,
+      ),
+    upsertCheckpoint: () =>
+      db.prepare(
+        `INSERT INTO checkpoints (run_id, item_id, status, record) VALUES (?, ?, ?, ?)
        ON CONFLICT (run_id, item_id) DO UPDATE SET status = excluded.status, record = excluded.record`,
-    ),
-    insertJournal: db.prepare(
-      `INSERT INTO journal (run_id, item_path, step_key, value, committed_at) VALUES (?, ?, ?, ?, ?)
+      ),
+    insertJournal: () =>
+      db.prepare(
+        `INSERT INTO journal (run_id, item_path, step_key, value, committed_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (run_id, item_path, step_key) DO NOTHING`,
-    ),
-    insertEvent: db.prepare('INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)'),
-    insertPage: db.prepare('INSERT INTO event_pages (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)'),
+      ),
+    insertEvent: () => db.prepare('INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)'),
+    insertPage: () =>
+      db.prepare('INSERT INTO event_pages (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)'),
     // Pages never overlap, so the page starting last at or before a range's end is the only one that can
     // reach into it.
-    eventsOverlap: db
-      .prepare(
-        `SELECT EXISTS (SELECT 1 FROM events WHERE run_id = ? AND seq BETWEEN ? AND ?)
+    eventsOverlap: () =>
+      db
+        .prepare(
+          `SELECT EXISTS (SELECT 1 FROM events WHERE run_id = ? AND seq BETWEEN ? AND ?)
            OR coalesce((SELECT last_seq FROM event_pages WHERE run_id = ? AND first_seq <= ?
                         ORDER BY first_seq DESC LIMIT 1) >= ?, 0)`,
-      )
-      .pluck(),
-    pageLastAtOrBefore: db
-      .prepare(
-        'SELECT last_seq FROM event_pages WHERE run_id = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1',
-      )
-      .pluck(),
-    getRun: db.prepare('SELECT * FROM runs WHERE id = ?'),
-    hasRun: db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck(),
-    getCheckpoint: db.prepare('SELECT record FROM checkpoints WHERE run_id = ? AND item_id = ?').pluck(),
-    listCheckpoints: db.prepare('SELECT record FROM checkpoints WHERE run_id = ? ORDER BY rowid').pluck(),
-    listCheckpointsOfStatus: db
-      .prepare('SELECT record FROM checkpoints WHERE run_id = ? AND status = ? ORDER BY rowid')
-      .pluck(),
-    getJournal: db.prepare('SELECT * FROM journal WHERE run_id = ? AND item_path = ? AND step_key = ?'),
-    listJournal: db.prepare('SELECT * FROM journal WHERE run_id = ? ORDER BY rowid'),
-    listJournalOfItem: db.prepare('SELECT * FROM journal WHERE run_id = ? AND item_path = ? ORDER BY rowid'),
-    readEvents: db.prepare(
-      'SELECT seq, type, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?',
-    ),
-    readPages: db
-      .prepare(
-        `SELECT body FROM event_pages WHERE run_id = ? AND first_seq >= coalesce(
+        )
+        .pluck(),
+    pageLastAtOrBefore: () =>
+      db
+        .prepare(
+          'SELECT last_seq FROM event_pages WHERE run_id = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1',
+        )
+        .pluck(),
+    getRun: () => db.prepare('SELECT * FROM runs WHERE id = ?'),
+    hasRun: () => db.prepare('SELECT 1 FROM runs WHERE id = ?').pluck(),
+    getCheckpoint: () =>
+      db.prepare('SELECT record FROM checkpoints WHERE run_id = ? AND item_id = ?').pluck(),
+    listCheckpoints: () =>
+      db.prepare('SELECT record FROM checkpoints WHERE run_id = ? ORDER BY rowid').pluck(),
+    listCheckpointsOfStatus: () =>
+      db.prepare('SELECT record FROM checkpoints WHERE run_id = ? AND status = ? ORDER BY rowid').pluck(),
+    getJournal: () => db.prepare('SELECT * FROM journal WHERE run_id = ? AND item_path = ? AND step_key = ?'),
+    listJournal: () => db.prepare('SELECT * FROM journal WHERE run_id = ? ORDER BY rowid'),
+    listJournalOfItem: () =>
+      db.prepare('SELECT * FROM journal WHERE run_id = ? AND item_path = ? ORDER BY rowid'),
+    readEvents: () =>
+      db.prepare('SELECT seq, type, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+    readPages: () =>
+      db
+        .prepare(
+          `SELECT body FROM event_pages WHERE run_id = ? AND first_seq >= coalesce(
            (SELECT first_seq FROM event_pages WHERE run_id = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1),
            ?) AND last_seq > ? ORDER BY first_seq`,
-      )
-      .pluck(),
-    lastEventSeq: db.prepare('SELECT max(seq) FROM events WHERE run_id = ?').pluck(),
-    lastPageSeq: db
-      .prepare('SELECT last_seq FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1')
-      .pluck(),
-    getLease: db.prepare('SELECT * FROM leases WHERE run_id = ?'),
-    leaseToken: db.prepare('SELECT token FROM leases WHERE run_id = ?').pluck(),
-    putLease: db.prepare(
-      `INSERT INTO leases (run_id, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (run_id) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host,
-         acquired_at = excluded.acquired_at, expires_at = excluded.expires_at`,
-    ),
-    deleteLease: db.prepare('DELETE FROM leases WHERE run_id = ? AND token = ?'),
-    deleteRun: db.prepare('DELETE FROM runs WHERE id = ?'),
+        )
+        .pluck(),
+    lastEventSeq: () => db.prepare('SELECT max(seq) FROM events WHERE run_id = ?').pluck(),
+    lastPageSeq: () =>
+      db.prepare('SELECT last_seq FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1').pluck(),
+    getLease: () =>
+      db.prepare(
+        `SELECT id AS run_id, lease_token AS token, lease_pid AS pid, lease_host AS host,
+         lease_acquired_at AS acquired_at, lease_expires_at AS expires_at
+       FROM runs WHERE id = ? AND lease_token IS NOT NULL`,
+      ),
+    leaseToken: () => db.prepare('SELECT lease_token FROM runs WHERE id = ?').pluck(),
+    putLease: () =>
+      db.prepare(
+        `UPDATE runs SET lease_token = ?, lease_pid = ?, lease_host = ?, lease_acquired_at = ?,
+         lease_expires_at = ? WHERE id = ?`,
+      ),
+    deleteLease: () =>
+      db.prepare(
+        `UPDATE runs SET lease_token = NULL, lease_pid = NULL, lease_host = NULL, lease_acquired_at = NULL,
+         lease_expires_at = NULL WHERE id = ? AND lease_token = ?`,
+      ),
+    putText: () => db.prepare('INSERT INTO texts (hash, body) VALUES (?, ?) ON CONFLICT (hash) DO NOTHING'),
+    getText: () => db.prepare('SELECT body FROM texts WHERE hash = ?').pluck(),
+    deleteUnusedTexts: () =>
+      db.prepare(
+        `DELETE FROM texts WHERE hash NOT IN (
+         SELECT substr(dag, 2) FROM runs WHERE dag LIKE '#%'
+         UNION SELECT substr(documents, 2) FROM runs WHERE documents LIKE '#%'
+         UNION SELECT substr(policy, 2) FROM runs WHERE policy LIKE '#%')`,
+      ),
+    deleteRun: () => db.prepare('DELETE FROM runs WHERE id = ?'),
   };
 }
 

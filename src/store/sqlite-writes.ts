@@ -5,7 +5,67 @@ import { checkTakeover } from './lease.ts';
 import { type LeaseRow, leaseFromRow, pageText, runValues } from './sqlite-rows.ts';
 import type { Statements } from './sqlite-statements.ts';
 import { leaseLost, runTaken, unknownRun } from './store-errors.ts';
-import type { EventPageWrite, EventRecord, Lease, StoreWrite } from './types.ts';
+import type { EventPageWrite, EventRecord, Lease, RunRecord, RunStatusUpdate, StoreWrite } from './types.ts';
+
+/**
+ * Applies a batch of writes in order; the caller holds the transaction. Two pairs a durable run always writes
+ * together go in as one statement each: a new run and its lease (one insert), and a run's status with the
+ * release of its lease (one update), which is what applying them one after the other leaves.
+ */
+export function applyBatch(sql: Statements, batch: readonly StoreWrite[]): void {
+  for (let i = 0; i < batch.length; i++) {
+    const write = batch[i] as StoreWrite;
+    const next = batch[i + 1];
+    if (write.kind === 'run' && next?.kind === 'lease' && next.lease.runId === write.run.id) {
+      insertRun(sql, write.run, next.lease);
+      i++;
+    } else if (
+      write.kind === 'run-status' &&
+      next?.kind === 'release' &&
+      next.lease.runId === write.update.runId
+    ) {
+      updateStatus(sql, write.update, next.lease);
+      i++;
+    } else {
+      applyWrite(sql, write);
+    }
+  }
+}
+
+/** Inserts a run, holding `lease` when given (a new run has no lease before it to check it against). */
+function insertRun(sql: Statements, run: RunRecord, lease?: Lease): void {
+  try {
+    if (lease === undefined) sql.insertRun.run(...runValues(run, sql));
+    else {
+      checkTakeover(undefined, lease);
+      const { token, pid, host, acquiredAt, expiresAt } = lease;
+      sql.insertRunLeased.run(...runValues(run, sql), token, pid, host, acquiredAt, expiresAt);
+    }
+  } catch (error) {
+    if (isDuplicate(error)) throw runTaken(run.id);
+    throw error;
+  }
+}
+
+/** Changes a run's status, releasing `lease` in the same update when given and still held under its token. */
+function updateStatus(sql: Statements, update: RunStatusUpdate, lease?: Lease): void {
+  const finished = update.finishedAt ?? null;
+  const changed =
+    lease === undefined
+      ? sql.updateRunStatus.run(update.status, update.at, finished, update.runId)
+      : sql.updateRunStatusReleasing.run(
+          update.status,
+          update.at,
+          finished,
+          lease.token,
+          lease.token,
+          lease.token,
+          lease.token,
+          lease.token,
+          update.runId,
+        );
+  if (changed.changes === 0) throw unknownRun(update.runId, 'the status');
+}
 
 /**
  * Applies one write; the caller holds the batch's transaction. Statements run with their values as
@@ -14,27 +74,12 @@ import type { EventPageWrite, EventRecord, Lease, StoreWrite } from './types.ts'
  */
 export function applyWrite(sql: Statements, write: StoreWrite): void {
   switch (write.kind) {
-    case 'run': {
-      const { run } = write;
-      try {
-        sql.insertRun.run(...runValues(run));
-      } catch (error) {
-        if (isDuplicate(error)) throw runTaken(run.id);
-        throw error;
-      }
+    case 'run':
+      insertRun(sql, write.run);
       return;
-    }
-    case 'run-status': {
-      const { update } = write;
-      const changed = sql.updateRunStatus.run(
-        update.status,
-        update.at,
-        update.finishedAt ?? null,
-        update.runId,
-      );
-      if (changed.changes === 0) throw unknownRun(update.runId, 'the status');
+    case 'run-status':
+      updateStatus(sql, write.update);
       return;
-    }
     case 'checkpoint': {
       const { checkpoint: c } = write;
       const text = write.text ?? toJsonText(c, `the checkpoint of item '${c.itemId}'`);
@@ -63,11 +108,7 @@ export function applyWrite(sql: Statements, write: StoreWrite): void {
     case 'lease': {
       const { lease } = write;
       checkTakeover(currentLease(sql, lease.runId), lease);
-      try {
-        putLease(sql, lease);
-      } catch (error) {
-        throw refused(error, lease.runId, 'the lease');
-      }
+      putLease(sql, lease);
       return;
     }
     case 'release':
@@ -126,9 +167,18 @@ export function currentLease(sql: Statements, runId: string): Lease | undefined 
   return row === undefined ? undefined : leaseFromRow(row);
 }
 
-/** Stores `lease` as the run's lease, replacing any. */
+/** Stores `lease` as the run's lease, replacing any; `E_STORE_UNKNOWN_RUN` when the run is missing. */
 export function putLease(sql: Statements, lease: Lease): void {
-  sql.putLease.run(lease.runId, lease.token, lease.pid, lease.host, lease.acquiredAt, lease.expiresAt);
+  const { runId } = lease;
+  const changed = sql.putLease.run(
+    lease.token,
+    lease.pid,
+    lease.host,
+    lease.acquiredAt,
+    lease.expiresAt,
+    runId,
+  );
+  if (changed.changes === 0) throw unknownRun(runId, 'the lease');
 }
 
 function isDuplicate(error: unknown): boolean {

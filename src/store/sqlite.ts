@@ -28,7 +28,7 @@ import {
   runFromRow,
 } from './sqlite-rows.ts';
 import { prepareStatements, runListingSql, type Statements } from './sqlite-statements.ts';
-import { applyWrite, currentLease, putLease } from './sqlite-writes.ts';
+import { applyBatch, currentLease, putLease } from './sqlite-writes.ts';
 import { closed, unknownRun } from './store-errors.ts';
 import {
   type EventQuery,
@@ -79,11 +79,9 @@ export class SqliteRunStore implements RunStore {
     this.db = opened.db;
     this.location = opened.file;
     this.busyTimeoutMs = opened.options.busyTimeoutMs;
-    this.sql = prepareStatements(this.db);
+    this.sql = prepareStatements(this.db, opened.version);
     const sql = this.sql;
-    const apply = this.db.transaction((batch: readonly StoreWrite[]) => {
-      for (const write of batch) applyWrite(sql, write);
-    });
+    const apply = this.db.transaction((batch: readonly StoreWrite[]) => applyBatch(sql, batch));
     // Immediate: the write lock is taken at BEGIN, where SQLite waits out another process's lock for the busy
     // timeout. A deferred transaction that read first could not wait when it came to write: another
     // writer's commit since its read makes SQLite refuse it at once.
@@ -103,7 +101,7 @@ export class SqliteRunStore implements RunStore {
   async getRun(runId: string): Promise<RunRecord | undefined> {
     return this.guard(() => {
       const row = this.sql.getRun.get(runId) as RunRow | undefined;
-      return row === undefined ? undefined : runFromRow(row);
+      return row === undefined ? undefined : runFromRow(row, this.sql);
     });
   }
 
@@ -125,7 +123,7 @@ export class SqliteRunStore implements RunStore {
         this.listings.set(sql, statement);
       }
       const rows = statement.all(...params) as RunRow[];
-      const runs = rows.slice(0, limit).map(runFromRow);
+      const runs = rows.slice(0, limit).map((row) => runFromRow(row, this.sql));
       const last = runs.at(-1);
       return rows.length > limit && last !== undefined ? { runs, next: encodeCursor(last) } : { runs };
     });
@@ -247,6 +245,7 @@ export class SqliteRunStore implements RunStore {
         .transaction(() => {
           const found = select.all(options.olderThan, ...statuses) as string[];
           for (const id of found) this.sql.deleteRun.run(id);
+          if (found.length > 0) this.sql.deleteUnusedTexts.run();
           return found;
         })
         .immediate();

@@ -2,7 +2,7 @@
  * The "bad options refused alike" table: run options, inputs, policies and documents that one dispatcher
  * might take and the other refuse, each put to `createDispatcher` (in memory) and to
  * `createDistributedDispatcher` (with the suite's worker). Both must give the same verdict: refused with
- * the same code, or accepted with the same endings.
+ * the same code and message, or accepted with the same endings.
  */
 import { createDistributedDispatcher } from '../../src/distributed/dispatcher.ts';
 import { dag as build } from '../../src/document/builder.ts';
@@ -64,10 +64,33 @@ export interface OptionRow {
   readonly noLibrary?: boolean;
   /** Registers no node. */
   readonly noNodes?: boolean;
+  /**
+   * A bad value of an option only a run in process has: both refuse it with the same code, the distributed
+   * dispatcher naming the option as none of its own, so the messages differ.
+   */
+  readonly localOnly?: boolean;
+}
+
+/** A value as a row's name shows it: NaN, -0, 10n, Infinity, a Date and the like told apart from JSON. */
+function label(value: unknown): string {
+  if (typeof value === 'number') return Object.is(value, -0) ? '-0' : String(value);
+  if (typeof value === 'bigint') return `${value}n`;
+  if (typeof value === 'symbol' || typeof value === 'function') return `a ${typeof value}`;
+  if (value === undefined) return 'undefined';
+  if (value instanceof Date) return 'a Date';
+  if (value instanceof Map) return 'a Map';
+  if (value instanceof Set) return 'a Set';
+  if (Array.isArray(value)) return `[${value.map(label).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    const entries = Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${label(v)}`);
+    return `${proto === null ? 'null-prototype ' : ''}{${entries.join(', ')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 const runOption = (name: string, value: unknown): OptionRow => ({
-  name: `run option ${name} = ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+  name: `run option ${name} = ${label(value)}`,
   options: { [name]: value },
 });
 
@@ -76,18 +99,73 @@ const runOption = (name: string, value: unknown): OptionRow => ({
  * Options that are not run options (`concurrency`, `seed`) are refused by name alike.
  */
 export const OPTION_ROWS: readonly OptionRow[] = [
-  ...[0, -5, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, '5', null, true, 30_000.5].map(
-    (v) => runOption('deadlineMs', v),
-  ),
-  ...['nowhere', '', 'done', 7].map((v) => runOption('entrypoint', v)),
-  ...['abc', {}, [], [1], [null], [[]], ['x']].map((v) => ({
-    name: `run option items = ${JSON.stringify(v)}`,
-    options: { items: v },
-  })),
-  ...['text', null, [1], 42].map((v) => ({ name: `input = ${JSON.stringify(v)}`, input: v })),
-  ...['', 42].map((v) => runOption('runId', v)),
+  ...[
+    0,
+    -0,
+    -5,
+    Number.NaN,
+    Number.POSITIVE_INFINITY,
+    Number.NEGATIVE_INFINITY,
+    '5',
+    '',
+    null,
+    true,
+    10n,
+    {},
+    [5],
+    30_000.5,
+    Number.MAX_SAFE_INTEGER,
+  ].map((v) => runOption('deadlineMs', v)),
+  ...['nowhere', '', 'done', 7, null, {}, ' work'].map((v) => runOption('entrypoint', v)),
+  ...[
+    'abc',
+    {},
+    [],
+    [1],
+    [null],
+    [[]],
+    ['x'],
+    new Set([{}]),
+    { length: 1, 0: {} },
+    [{}, 'x'],
+    [new Date(0)],
+    [new Map()],
+    [{ n: 10n }],
+    [{ n: Number.NaN }],
+    [{ list: [1, undefined] }],
+    [{ fn: () => 1 }],
+    [{ a: { b: { when: new Date(0) } } }],
+    [{ gone: undefined, z: -0 }],
+    [Object.assign(Object.create(null) as object, { a: 1 })],
+    [JSON.parse('{"__proto__":{"x":1}}') as unknown],
+  ].map((v) => ({ name: `run option items = ${label(v)}`, options: { items: v } })),
+  ...[
+    'text',
+    null,
+    [1],
+    42,
+    new Date(0),
+    { n: 10n },
+    { n: Number.POSITIVE_INFINITY },
+    { gone: undefined },
+  ].map((v) => ({ name: `input = ${label(v)}`, input: v })),
+  ...['', 42, null, 'a{b}', 'x'.repeat(201), 'line\nbreak', ['r']].map((v) => runOption('runId', v)),
+  ...['listen', {}, null].map((v) => runOption('onEvent', v)),
   ...[0, -1, 1.5].map((v) => runOption('concurrency', v)),
   ...[1.5, -1, 'x'].map((v) => runOption('seed', v)),
+  ...['events', 'policy', 'deadline', 'onevent', 'item'].map((name) => runOption(name, {})),
+  ...(
+    [
+      ['signal', 'stop'],
+      ['store', {}],
+      ['store', 'memory'],
+      ['files', 3],
+      ['resume', 'x'],
+    ] as const
+  ).map(([name, value]) => ({ ...runOption(name, value), localOnly: true })),
+  { name: 'run options = "fast"', options: 'fast' as unknown as Record<string, unknown> },
+  { name: 'run options = []', options: [] as unknown as Record<string, unknown> },
+  { name: 'run options = null', options: null as unknown as Record<string, unknown> },
   ...[0, -1, 1.5].map((v) => ({
     name: `policy defaults.concurrency = ${v}`,
     policy: { defaults: { concurrency: v } },
@@ -101,12 +179,14 @@ export const OPTION_ROWS: readonly OptionRow[] = [
 
 /** What a dispatcher made of a row. */
 export type Verdict =
-  | { readonly refused: string }
+  | { readonly refused: string; readonly message: string }
   | { readonly accepted: { status: RunResult['status']; endings: string[] } }
   | { readonly hung: true };
 
 function refusal(error: unknown): Verdict {
-  return { refused: isSwitchyardError(error) ? error.code : `a ${typeof error} that is no SwitchyardError` };
+  if (!isSwitchyardError(error))
+    return { refused: `a ${typeof error} that is no SwitchyardError`, message: '' };
+  return { refused: error.code, message: error.message };
 }
 
 async function verdictOf(start: () => Promise<RunResult>): Promise<Verdict> {
@@ -128,7 +208,7 @@ function parts(row: OptionRow) {
   const library = libraryOf(row.noLibrary === true ? [] : [inner]);
   const nodes = row.noNodes === true ? [] : OPTION_NODES;
   const input = (row.input === undefined ? {} : row.input) as Record<string, unknown>;
-  return { dag, library, nodes, input, options: row.options ?? {} };
+  return { dag, library, nodes, input, options: 'options' in row ? row.options : {} };
 }
 
 /** The verdict of `createDispatcher` on a row. */

@@ -2,9 +2,10 @@
  * The differential suite: a seeded corpus of generated documents (see `generate.ts`), each run through the
  * three executors (in memory, durable over SQLite, distributed over BullMQ on the test Redis) with the same
  * nodes, items and policy, must give the same normal form (see `normalise.ts`); the gathers the oracle knows
- * must give what the reducers promise (see `oracle.ts`); and both dispatchers must refuse the same bad
- * options alike (see `bad-options.ts`). Tests of known drift are expected to fail until the drift is fixed;
- * a fixed one then fails as "passed unexpectedly": remove its line from KNOWN_DRIFT.
+ * must give what the reducers promise, in every executor (see `oracle.ts`); and both dispatchers must refuse
+ * the same bad options alike, with the same code and message (see `bad-options.ts`). Tests of known drift
+ * are expected to fail until the drift is fixed; a fixed one then fails as "passed unexpectedly": remove
+ * its line from KNOWN_DRIFT.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -150,6 +151,8 @@ describe('every executor ends each case as the in-memory dispatcher does', () =>
         differences(expected, actual),
         `seed ${c.seed}, durable against in memory\n${outline(c)}`,
       ).toEqual([]);
+      // Held to the oracle too: a reduction all three executors share is wrong in each of them alike.
+      expect(oracleProblems(c, actual), `seed ${c.seed}, durable\n${outline(c)}`).toEqual([]);
     });
     gated(`seed ${c.seed} distributed`, 60_000, async () => {
       const expected = await reference(c);
@@ -158,6 +161,8 @@ describe('every executor ends each case as the in-memory dispatcher does', () =>
         differences(expected, actual),
         `seed ${c.seed}, distributed against in memory\n${outline(c)}`,
       ).toEqual([]);
+      // Held to the oracle too: a reduction all three executors share is wrong in each of them alike.
+      expect(oracleProblems(c, actual), `seed ${c.seed}, distributed\n${outline(c)}`).toEqual([]);
     });
     gated(`seed ${c.seed} oracle`, 60_000, async () => {
       expect(oracleProblems(c, await reference(c)), `seed ${c.seed}\n${outline(c)}`).toEqual([]);
@@ -170,6 +175,13 @@ describe('both dispatchers refuse the same bad options alike', () => {
     gated(`option: ${row.name}`, 60_000, async () => {
       const local = await localVerdict(row);
       const remote = await distributedVerdict(row, (distributed as DistributedExecutor).prefix);
+      if (row.localOnly === true && 'refused' in local && 'refused' in remote) {
+        expect({ createDistributedDispatcher: remote.refused }).toEqual({
+          createDistributedDispatcher: local.refused,
+        });
+        expect(remote.message).toMatch(/^a distributed run has no option /u);
+        return;
+      }
       expect({ createDistributedDispatcher: remote }).toEqual({ createDistributedDispatcher: local });
       if ('refused' in local) expect(local.refused, 'a refusal carries a stable code').toMatch(/^E_[A-Z_]+$/);
     });

@@ -13,6 +13,8 @@ import { ItemProcessor } from '../../src/distributed/item-processor.ts';
 import { DEFAULT_QUEUE } from '../../src/distributed/worker.ts';
 import { dag as build } from '../../src/document/builder.ts';
 import type { Dag } from '../../src/document/model.ts';
+import { systemClock } from '../../src/policy/clock.ts';
+import { seededRandom } from '../../src/policy/random.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import { defineNode, type NodeDefinition, registryOf } from '../../src/runtime/node.ts';
@@ -247,7 +249,17 @@ describe('phases of a distributed run', () => {
       expect(job?.data).toMatchObject({ kind: 'phase', stage: 'pre' });
       const faults = { log: new OnceLog(() => undefined), handBack: defaultHandBack };
       const registry = registryOf(nodes);
-      const processor = new ItemProcessor(registry, redis, queue, lab.prefix, undefined, lab.store, faults);
+      const processor = new ItemProcessor({
+        registry,
+        redis,
+        queue,
+        prefix: lab.prefix,
+        services: undefined,
+        store: lab.store,
+        faults,
+        clock: systemClock,
+        random: seededRandom(1),
+      });
       // The same job carried twice, as BullMQ runs a stalled job again on another worker.
       await processor.process(job?.data, `${job?.id}:1`);
       await processor.process(job?.data, `${job?.id}:2`);

@@ -126,6 +126,25 @@ describe('the recorder', () => {
     expect(saved).toMatchObject({ runId: 'r1', itemId: '1', status: 'ended', updatedAt: 1_000_000 });
   });
 
+  it('stores the events of a run as its stream gave them, the same fields in the same order', async () => {
+    const store = await openSqliteStore(':memory:');
+    const dispatcher = createDispatcher({ nodes: [work], policy, store });
+    const heard: RunEvent[] = [];
+    const result = await dispatcher.run(
+      quick,
+      {},
+      { items: [{}, {}], runId: 'heard', onEvent: (event) => void heard.push(event) },
+    );
+    expect(result.status).toBe('completed');
+    const stored = await store.readEvents('heard');
+    expect(stored.length).toBeGreaterThan(10);
+    expect(stored.map((event) => JSON.stringify(event.body))).toEqual(
+      heard.map((event) => JSON.stringify(event)),
+    );
+    expect(stored.map((event) => [event.seq, event.type])).toEqual(heard.map((e) => [e.seq, e.type]));
+    await store.close();
+  });
+
   it('writes the events of one turn in pages of at most 512', async () => {
     const inner = createMemoryStore();
     const { store, batches } = watched(inner);

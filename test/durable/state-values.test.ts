@@ -1,7 +1,7 @@
 /**
- * What a durable run records of values JSON cannot hold: item data with a BigInt or a Date comes back as
- * itself after a resume, data holding a function fails its item (not the run) with E_STATE_VALUE, and a
- * node's non-string reason is stored in the event stream the way `--events` writes it.
+ * What a durable run records of values JSON cannot hold: item data with a BigInt, a Date or a function
+ * fails its item (not the run) with E_ITEM_DATA, as a run without a store does, and its checkpoint keeps the
+ * data as JSON holds it; a node's non-string reason is stored in the event stream the way `--events` writes it.
  */
 import { describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
@@ -22,14 +22,16 @@ const document = dag('urn:test:state-values', { name: 'state values', version: '
   .terminal('done', 'completed')
   .build();
 
-function nodes(kind: 'values' | 'function') {
+function nodes(kind: 'values' | 'function' | 'reason') {
   return [
     defineNode({
       id: 'urn:test:fill',
       outputs: ['filled'],
       run: (item) => {
-        item.data.big = 12345678901234567890n;
-        item.data.when = new Date(Date.UTC(2026, 11, 1));
+        if (kind !== 'reason') {
+          item.data.big = 12345678901234567890n;
+          item.data.when = new Date(Date.UTC(2026, 11, 1));
+        }
         if (kind === 'function') item.data.fn = () => 1;
         return { output: 'filled', reason: 7n as unknown as string };
       },
@@ -47,11 +49,11 @@ const policy = {
 } as const;
 
 describe('values JSON cannot hold in a durable run', () => {
-  it('keeps a BigInt and a Date in item data across a resume, and stores a BigInt reason as text', async () => {
+  it('stores a BigInt reason as text, across a resume', async () => {
     const store = createMemoryStore();
     const clock = createVirtualClock({ auto: true, wallStart: 1_000_000 });
     const stop = new AbortController();
-    const first = await createDispatcher({ nodes: nodes('values'), store, clock, policy }).run(
+    const first = await createDispatcher({ nodes: nodes('reason'), store, clock, policy }).run(
       document,
       {},
       {
@@ -63,35 +65,45 @@ describe('values JSON cannot hold in a durable run', () => {
       },
     );
     expect(first.status).toBe('aborted');
-    const resumed = await createDispatcher({ nodes: nodes('values'), store, clock, policy }).resume('values');
+    const resumed = await createDispatcher({ nodes: nodes('reason'), store, clock, policy }).resume('values');
     expect(resumed.status).toBe('completed');
-    const data = resumed.items[0]?.data ?? {};
-    expect(data.big).toBe(12345678901234567890n);
-    expect(data.when).toBeInstanceOf(Date);
-    expect((data.when as Date).toISOString()).toBe('2026-12-01T00:00:00.000Z');
     const routes = (await store.readEvents('values')).filter(
       (e) => e.type === 'route' && (e.body as { from?: string }).from === 'fill',
     );
     expect(routes.map((e) => (e.body as { reason?: unknown }).reason)).toEqual(['7']);
   });
 
-  it('fails the item whose data holds a function with E_STATE_VALUE, and records its ending', async () => {
-    const store = createMemoryStore();
-    const clock = createVirtualClock({ auto: true });
-    const result = await createDispatcher({ nodes: nodes('function'), store, clock, policy }).run(
-      document,
-      {},
-      { runId: 'fn' },
-    );
-    expect(result.status).toBe('failed');
-    expect(result.failures.map((f) => f.error.code)).toEqual(['E_STATE_VALUE']);
-    expect(result.failures[0]?.error.message).toMatch(/function.*run without a store/u);
-    const [checkpoint] = await store.listCheckpoints('fn');
-    expect(checkpoint?.status).toBe('ended');
-    expect(checkpoint?.ending).toMatchObject({ kind: 'failure', code: 'E_STATE_VALUE' });
-    expect(checkpoint?.state.dataUnrecordable).toMatch(/function/u);
-    expect((await store.getRun('fn'))?.status).toBe('failed');
-  });
+  for (const kind of ['values', 'function'] as const) {
+    it(`fails the item whose data holds ${kind === 'values' ? 'a BigInt and a Date' : 'a function'} with E_ITEM_DATA, as without a store`, async () => {
+      const store = createMemoryStore();
+      const clock = createVirtualClock({ auto: true });
+      const durable = await createDispatcher({ nodes: nodes(kind), store, clock, policy }).run(
+        document,
+        {},
+        { runId: kind },
+      );
+      const inMemory = await createDispatcher({ nodes: nodes(kind), clock, policy }).run(document, {});
+      for (const result of [durable, inMemory]) {
+        expect(result.status).toBe('failed');
+        expect(result.failures.map((f) => [f.placement, f.error.code])).toEqual([['fill', 'E_ITEM_DATA']]);
+        expect(result.failures[0]?.error.message).toMatch(
+          /^the node at placement 'fill' left item data that holds a BigInt at \/big,/u,
+        );
+        expect(result.failures[0]?.state.data).toEqual({
+          big: '12345678901234567890',
+          when: '2026-12-01T00:00:00.000Z',
+        });
+      }
+      const [checkpoint] = await store.listCheckpoints(kind);
+      expect(checkpoint?.status).toBe('ended');
+      expect(checkpoint?.ending).toMatchObject({ kind: 'failure', code: 'E_ITEM_DATA' });
+      expect(checkpoint?.state.data).toEqual({
+        big: '12345678901234567890',
+        when: '2026-12-01T00:00:00.000Z',
+      });
+      expect((await store.getRun(kind))?.status).toBe('failed');
+    });
+  }
 });
 
 describe('plainCopy, the first try of a checkpoint', () => {

@@ -55,8 +55,9 @@ export async function checkRun(
   const add = (kind: Violation['kind'], detail: string) => violations.push({ kind, command: 'run', detail });
   if (run.code !== 0 && run.code !== 1) return violations;
   if (run.out.trim() === '') {
-    // A refusal of the policy or the input is theirs; one of the document contradicts `validate`.
-    if (/not a valid DAG|\bE_(?!(?:POLICY|INPUT)(?:_[A-Z_]+)?\b)[A-Z_]+/.test(run.err)) {
+    // A refusal of the policy or the input (its options or its item data) is theirs; one of the document
+    // contradicts `validate`.
+    if (/not a valid DAG|\bE_(?!(?:POLICY|INPUT|ITEM_DATA)(?:_[A-Z_]+)?\b)[A-Z_]+/.test(run.err)) {
       add(
         'inconsistent',
         `run refused a document validate accepts: ${run.err.split('\n')[0]?.slice(0, 200)}`,

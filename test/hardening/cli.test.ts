@@ -49,6 +49,7 @@ function expectOneLine(result: { code: number; out: string; err: string }, code:
 const WEIRD_NODES = `
 export const nodes = [
   { id: 'urn:switchyard:node:compose', outputs: ['drafted'], run: (item) => {
+      if (item.data.weird !== true) return 'drafted';
       item.data.big = 12345678901234567890n;
       item.data.self = item.data;
       item.data.fn = () => 1;
@@ -120,6 +121,21 @@ describe('exit codes: 2 for a wrong command line, 1 for a problem in what it nam
       dir,
     );
     expectOneLine(input, EXIT_PROBLEM, /--input has no items/);
+    // 1e400 parses as Infinity, which item data cannot hold: refused before the run, with where it is.
+    const infinite = await runCli(
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '[{"ok":1},{"n":[1e400]}]'],
+      dir,
+    );
+    expectOneLine(
+      infinite,
+      EXIT_PROBLEM,
+      /^switchyard: --input\[1\] holds Infinity at \/n\/0, .*\(E_ITEM_DATA\)$/,
+    );
+    const one = await runCli(
+      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '{"n":{"m":-1e400}}'],
+      dir,
+    );
+    expectOneLine(one, EXIT_PROBLEM, /^switchyard: --input holds -Infinity at \/n\/m, .*\(E_ITEM_DATA\)$/);
   });
 
   it('archivist follows the same convention', async () => {
@@ -241,9 +257,18 @@ describe('render refuses special and non-writable paths at once', () => {
 });
 
 describe('run --json with values JSON cannot hold', () => {
-  it('prints BigInt as a string, marks cycles, drops functions and undefined, writes dates as ISO text', async () => {
+  it('a node leaving them takes its error route, with the data as JSON holds it: BigInt as text, ISO dates', async () => {
     const result = await runCli(
-      ['run', 'cv.jsonld', '--nodes', 'weird.ts', '--no-store', '--input', '{"topic":"whales"}', '--json'],
+      [
+        'run',
+        'cv.jsonld',
+        '--nodes',
+        'weird.ts',
+        '--no-store',
+        '--input',
+        '{"topic":"whales","weird":true}',
+        '--json',
+      ],
       dir,
     );
     expect(result.err).toBe('');

@@ -222,13 +222,15 @@ describe('a retry wait that ends exactly at the run deadline is not taken', () =
     const at900 = (deadline: number) =>
       decide(
         at,
-        compiled.budgets,
         createItemState('1', {}),
         { output: 'again' },
-        timing,
-        900,
-        deadline,
-        seededRandom(1),
+        {
+          timing,
+          budgets: compiled.budgets,
+          now: 900,
+          runDeadlineAt: deadline,
+          random: seededRandom(1),
+        },
       );
     expect(at900(1000)).toMatchObject({ type: 'exhausted', why: 'deadline' });
     expect(at900(1001)).toMatchObject({ type: 'wait', delayMs: 100 });

@@ -357,30 +357,40 @@ describe('item data is copied where it must not be shared', () => {
   });
 
   it("the caller's input is never changed by the run", async () => {
-    const input = { nested: { list: ['x'] }, when: new Date(0) };
+    const input = { nested: { list: ['x'] }, when: '1970-01-01T00:00:00.000Z' };
     const result = await createDispatcher({ nodes: [append], clock: virtualClock() }).run(appendDag, input);
-    expect(input).toEqual({ nested: { list: ['x'] }, when: new Date(0) });
+    expect(input).toEqual({ nested: { list: ['x'] }, when: '1970-01-01T00:00:00.000Z' });
     expect(input).not.toHaveProperty('touched');
     expect(result.items[0]?.data).toMatchObject({ nested: { list: ['x', '1'] }, touched: true });
     expect(result.items[0]?.data).not.toBe(input);
-    expect(result.items[0]?.data.when).toEqual(new Date(0));
-    expect(result.items[0]?.data.when).not.toBe(input.when);
+    expect(result.items[0]?.data.nested).not.toBe(input.nested);
   });
 
-  it('input with a cycle is copied with its cycle; input nested too deep is refused in one line', async () => {
+  it('input with a cycle or nested too deep is refused in one line, with a pointer to where', async () => {
     const dispatcher = createDispatcher({ nodes: [append], clock: virtualClock() });
     const cyclic: Record<string, unknown> = { nested: { list: [] } };
     cyclic.self = cyclic;
-    const result = await dispatcher.run(appendDag, cyclic);
-    const data = result.items[0]?.data as Record<string, unknown>;
-    expect(data).not.toBe(cyclic);
-    expect(data.self).toBe(data);
-    expect(cyclic.nested).toEqual({ list: [] });
+    await expect(dispatcher.run(appendDag, cyclic)).rejects.toMatchObject({
+      code: 'E_ITEM_DATA',
+      message: expect.stringMatching(/^the input holds a reference back .* at \/self,/u),
+    });
     let deep: Record<string, unknown> = { nested: { list: [] } };
     for (let i = 0; i < 50_000; i++) deep = { nested: { list: [] }, inner: deep };
     await expect(dispatcher.run(appendDag, deep)).rejects.toMatchObject({
-      code: 'E_INPUT',
+      code: 'E_ITEM_DATA',
       message: expect.not.stringContaining('\n'),
+    });
+  });
+
+  it('saved states given as resume are checked as input items are', async () => {
+    const dispatcher = createDispatcher({ nodes: [append], clock: virtualClock() });
+    const first = await dispatcher.run(appendDag, { nested: { list: [] } });
+    const saved = first.items[0]?.state;
+    if (saved === undefined) throw new Error('no state');
+    const run = dispatcher.run(appendDag, {}, { resume: [{ ...saved, data: { due: new Date(0) } }] });
+    await expect(run).rejects.toMatchObject({
+      code: 'E_ITEM_DATA',
+      message: expect.stringMatching(/^resume\[0\]\.data holds a Date at \/due, .*toISOString/u),
     });
   });
 

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyJitter, backoffDelay, delays, maxBackoffDelay } from '../../src/policy/backoff.ts';
+import { defaultHandBack, handBackDelay } from '../../src/distributed/hand-back.ts';
+import { queueDelay } from '../../src/distributed/slots.ts';
+import { applyJitter, backoffDelay, delays, maxBackoffDelay, steadyDelay } from '../../src/policy/backoff.ts';
 import { seededRandom } from '../../src/policy/random.ts';
 import type { BackoffOptions, BackoffStrategy, JitterMode } from '../../src/policy/types.ts';
 
@@ -119,6 +121,26 @@ describe('backoffDelay values', () => {
     expect(applyJitter(1000, 'none', 0.25)).toBe(1000);
     expect(applyJitter(1000, 'full', 0.25)).toBe(250);
     expect(applyJitter(1000, 'equal', 0.25)).toBe(625);
+  });
+});
+
+describe("steadyDelay: the engine's own waits, on the same back-off", () => {
+  it('is the un-jittered exponential or constant delay, and draws nothing', () => {
+    const steady = { strategy: 'exponential', baseMs: 100, factor: 2, capMs: 30_000 } as const;
+    fc.assert(
+      fc.property(attemptArb, (attempt) => {
+        const drawn = backoffDelay(attempt, steady, 'none', () => 0.5);
+        expect(steadyDelay(attempt, steady)).toBe(drawn);
+        expect(steadyDelay(attempt, { ...steady, strategy: 'constant' })).toBe(100);
+      }),
+    );
+  });
+
+  it("gives a worker's hand-backs and slot waits their figures", () => {
+    expect([1, 2, 3, 4, 5, 6, 40].map((n) => handBackDelay(defaultHandBack, n))).toEqual([
+      100, 200, 400, 800, 1600, 2000, 2000,
+    ]);
+    expect([1, 2, 3, 5, 6, 7, 100].map(queueDelay)).toEqual([25, 50, 100, 400, 800, 1000, 1000]);
   });
 });
 

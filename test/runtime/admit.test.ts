@@ -69,13 +69,15 @@ describe('the dispatcher refuses documents analysis rejects', () => {
     if (at === undefined) throw new Error('no start placement');
     const decision = decide(
       at,
-      compiled.budgets,
       createItemState('1', {}),
       { output: 'retry' },
-      defaultPolicy.defaults,
-      0,
-      Number.POSITIVE_INFINITY,
-      seededRandom(1),
+      {
+        timing: defaultPolicy.defaults,
+        budgets: compiled.budgets,
+        now: 0,
+        runDeadlineAt: Number.POSITIVE_INFINITY,
+        random: seededRandom(1),
+      },
     );
     expect(decision.type).toBe('fail');
     expect(decision.type === 'fail' && decision.error.engineCode).toBe('E_RETRY_WITHOUT_BUDGET');

@@ -63,9 +63,9 @@ describe('faults of listeners and of the engine', () => {
     expect('listenerErrors' in result).toBe(false);
   });
 
-  it('a value the engine cannot copy into a child item puts that item in failures with E_INPUT', async () => {
+  it('a node that leaves a function in item data puts that item in failures with E_ITEM_DATA', async () => {
     const body = defineNode({ id: 'urn:test:body', outputs: ['ok'], run: () => 'ok' });
-    // A node leaves a function in the list: it cannot be copied into a child item.
+    // A node leaves a function in the list: it is not item data, and the item fails where the node ran.
     const fill = defineNode({
       id: 'urn:test:fill',
       outputs: ['ok'],
@@ -91,18 +91,24 @@ describe('faults of listeners and of the engine', () => {
       { items: [{}, {}] },
     );
     expect(result.status).toBe('failed');
-    expect(result.failures.map((f) => [f.id, f.placement, f.error.code])).toEqual([['1', 'fan', 'E_INPUT']]);
+    expect(result.failures.map((f) => [f.id, f.placement, f.error.code])).toEqual([
+      ['1', 'fill', 'E_ITEM_DATA'],
+    ]);
+    expect(result.failures[0]?.error.message).toMatch(/a function at \/xs\/0/u);
     expect(result.items.map((i) => i.id)).toEqual(['2']);
   });
 
-  it('an input item that cannot be copied refuses the run with E_INPUT', async () => {
+  it('an input item that is not item data refuses the run with E_ITEM_DATA', async () => {
     const body = defineNode({ id: 'urn:test:body', outputs: ['ok'], run: () => 'ok' });
     const run = createDispatcher({ nodes: [body], clock: virtualClock() }).run(
       fanOut('urn:test:body'),
       {},
       { items: [{ xs: [() => 1] }, { xs: [1] }] },
     );
-    await expect(run).rejects.toMatchObject({ code: 'E_INPUT' });
+    await expect(run).rejects.toMatchObject({
+      code: 'E_ITEM_DATA',
+      message: expect.stringMatching(/^items\[0\] holds a function at \/xs\/0,/u),
+    });
   });
 
   it('a gather writing an array at the root pointer fails the item with E_INPUT', async () => {

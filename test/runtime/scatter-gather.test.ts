@@ -3,7 +3,7 @@ import { dag } from '../../src/document/builder.ts';
 import { libraryOf } from '../../src/document/load.ts';
 import type { GatherRequirement, Reducer } from '../../src/document/model.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
-import { type ChildResult, reduceChildren } from '../../src/runtime/gather.ts';
+import { type ChildResult, reduceChildren } from '../../src/runtime/kinds/gather.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { loadDag, recorder, virtualClock } from './helpers.ts';
 

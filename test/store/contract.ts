@@ -338,6 +338,36 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         expect(await store.readEvents('r1')).toEqual([]);
       });
 
+      it('read back the events of a run as written, their keys in the same order', async () => {
+        await store.commit([runWrite(makeRun('r1'))]);
+        const at = { dag: 'urn:test:dag', item: '1', placement: 'p' };
+        const bodies: Record<string, unknown>[] = [
+          { type: 'run.start', dag: at.dag, items: 1, seq: 0, time: 1.5, runId: 'r1' },
+          { type: 'placement.start', ...at, visit: 1, seq: 1, time: 2.25, runId: 'r1' },
+          { type: 'placement.end', ...at, output: 'ok', durationMs: 0.1, seq: 2, time: 3, runId: 'r1' },
+          { type: 'placement.end', ...at, error: { code: 'E', nested: [1, 'p'] }, seq: 3, runId: 'r1' },
+          { type: 'warning', seq: 7, message: 'r1', gone: undefined, flag: true, none: null, runId: 'r1' },
+          { seq: 8, type: 'route', at: new Date(T0), runId: 'r1' },
+          { type: 'route', seq: 9, '\u0000': 'nul', 'a\u0000vb': 1, runId: 'r1' },
+          { type: 'route', seq: 10, runId: 'r1', __proto__: null },
+          { type: 'route', seq: 11, runId: 'r1', ['__proto__']: 'own' },
+        ];
+        const events = bodies.map((body) => ({
+          runId: 'r1',
+          seq: body.seq as number,
+          type: body.type as string,
+          body,
+        }));
+        await store.commit([{ kind: 'events', runId: 'r1', events: events.slice(0, 4) }]);
+        await store.commit([{ kind: 'events', runId: 'r1', events: events.slice(4) }]);
+        const expected = JSON.stringify(events);
+        expect(JSON.stringify(await store.readEvents('r1'))).toBe(expected);
+        expect(await store.readEvents('r1')).toEqual(JSON.parse(expected));
+        expect(JSON.stringify(await store.readEvents('r1', { after: 1, limit: 2 }))).toBe(
+          JSON.stringify(events.slice(2, 4)),
+        );
+      });
+
       it('copy events in and out', async () => {
         await store.commit([runWrite(makeRun('r1'))]);
         const events = [makeEvent('r1', 0), makeEvent('r1', 1)];
@@ -446,6 +476,35 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
           { kind: 'release', lease: first },
           { kind: 'release', lease: { ...first, runId: 'x' } },
         ]);
+      });
+
+      it('given up with a status under a token no longer held, keeps the holder that took it over', async () => {
+        const first = lease('t1', T0);
+        await store.commit([runWrite(makeRun('r1')), { kind: 'lease', lease: first }]);
+        const taken = lease('t2', T0 + 1000, 202, 'beta');
+        await store.commit([{ kind: 'lease', lease: taken }]);
+        await store.commit([
+          { kind: 'run-status', update: { runId: 'r1', status: 'aborted', at: T0 + 1001 } },
+          { kind: 'release', lease: first },
+        ]);
+        expect((await store.getRun('r1'))?.status).toBe('aborted');
+        expect(await store.getLease('r1')).toEqual(taken);
+        const ghost = { ...first, runId: 'ghost' };
+        const status = { kind: 'run-status', update: { runId: 'ghost', status: 'failed', at: T0 } } as const;
+        expect(await codeOf(store.commit([status, { kind: 'release', lease: ghost }]))).toBe(
+          'E_STORE_UNKNOWN_RUN',
+        );
+        await expect(
+          store.commit([
+            runWrite(makeRun('r3')),
+            { kind: 'lease', lease: { ...first, runId: 'r3', expiresAt: T0 } },
+          ]),
+        ).rejects.toThrow(RangeError);
+        expect(await store.getRun('r3')).toBeUndefined();
+        expect(await codeOf(store.commit([runWrite(makeRun('r1')), { kind: 'lease', lease: first }]))).toBe(
+          'E_STORE_CONFLICT',
+        );
+        expect(await store.getLease('r1')).toEqual(taken);
       });
 
       it('refused while another token holds it live fails the whole batch, naming the holder', async () => {
@@ -606,6 +665,30 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         }
         expect((await store.prune({ olderThan: T0, statuses: ['running'] })).runs).toBe(1);
         expect((await store.listRuns()).runs.map((run) => run.id)).toEqual(['new-done']);
+      });
+
+      it('keeps runs that share a large document and policy whole when one of them is pruned', async () => {
+        const document = { '@id': 'urn:test:big', placements: Array.from({ length: 20 }, (_, i) => `p${i}`) };
+        const shared = {
+          dag: { iri: 'urn:test:big', hash: 'd'.repeat(64), document },
+          documents: [{ iri: 'urn:test:child', hash: 'e'.repeat(64), document }],
+          policy: { value: { defaults: { note: 'x'.repeat(200) } }, hash: 'f'.repeat(64) },
+        };
+        const old = makeRun('old', { ...shared, status: 'completed', createdAt: T0 - 10 });
+        const kept = makeRun('kept', { ...shared, status: 'completed', createdAt: T0 });
+        const other = makeRun('other', {
+          ...shared,
+          policy: { value: { defaults: { note: 'y'.repeat(200) } }, hash: '0'.repeat(64) },
+          createdAt: T0 - 20,
+          status: 'failed',
+        });
+        await store.commit([runWrite(old), runWrite(kept), runWrite(other)]);
+        expect(await store.getRun('old')).toEqual(old);
+        expect((await store.prune({ olderThan: T0 })).runs).toBe(2);
+        expect(await store.getRun('kept')).toEqual(kept);
+        expect((await store.listRuns()).runs).toEqual([kept]);
+        await store.commit([runWrite(other)]);
+        expect(await store.getRun('other')).toEqual(other);
       });
     });
 

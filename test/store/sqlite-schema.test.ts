@@ -13,6 +13,14 @@ import type { StoreWrite } from '../../src/store/types.ts';
 import { tempFolder } from './files.ts';
 import { eventWrites, makeCheckpoint, makeEvent, makeRun, runWrite, T0 } from './fixtures.ts';
 
+/** The code of the store error `promise` rejects with. */
+async function codeOf(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => undefined,
+    (error: { code?: unknown }) => error.code,
+  );
+}
+
 let folder: ReturnType<typeof tempFolder>;
 beforeEach(() => {
   folder = tempFolder();
@@ -100,8 +108,8 @@ describe('migrations', () => {
     expect((await store.getLease('r1'))?.token).toBe('old-token');
     await store.close();
     const migrated = new Database(file, { readonly: true });
-    const leases = migrated.prepare("SELECT sql FROM sqlite_schema WHERE name = 'leases'").pluck().get();
-    expect(leases).toMatch(/WITHOUT ROWID$/);
+    const lease = migrated.prepare("SELECT lease_token, lease_pid FROM runs WHERE id = 'r1'").raw().get();
+    expect(lease).toEqual(['old-token', 7]);
     migrated.close();
   });
 
@@ -157,6 +165,114 @@ describe('migrations', () => {
       .pluck()
       .all();
     expect(indexes).toEqual(['runs_by_age']);
+    migrated.close();
+  });
+
+  it('read a version 4 file read-only as it is, and move it forward when writable: its runs, leases and pages read as written, beside runs written after', async () => {
+    const file = join(folder.dir, 'v4.db');
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(file);
+    migrate(old, 4);
+    old.pragma('journal_mode = WAL');
+    const document = { '@id': 'urn:test:dag', placements: Array.from({ length: 30 }, (_, i) => `p${i}`) };
+    const policy = { defaults: { note: 'x'.repeat(200) } };
+    const written = makeRun('r1', {
+      dag: { iri: 'urn:test:dag', hash: 'h'.repeat(64), document },
+      policy: { value: policy, hash: 'p'.repeat(64) },
+    });
+    // The row as a version 4 program writes it: every text in place.
+    old
+      .prepare(
+        `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+           engine_version, dag, documents, policy, policy_hash, input, options)
+         VALUES ('r1', 'urn:test:dag', ?, 'running', ?, ?, NULL, 1, '0.1.0', ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        written.dag.hash,
+        T0,
+        T0,
+        JSON.stringify(written.dag),
+        JSON.stringify(written.documents),
+        JSON.stringify(policy),
+        written.policy.hash,
+        JSON.stringify(written.input),
+        JSON.stringify(written.options),
+      );
+    old.prepare("INSERT INTO leases VALUES ('r1', 'old-token', 7, 'h', ?, ?)").run(T0, T0 + 10);
+    const checkpoint = makeCheckpoint('r1', '1');
+    old
+      .prepare("INSERT INTO checkpoints (run_id, item_id, status, record) VALUES ('r1', '1', ?, ?)")
+      .run(checkpoint.status, JSON.stringify(checkpoint));
+    const bodies = [0, 1, 2].map((seq) => ({ type: 'route', item: '1', seq, time: seq / 2 }));
+    old.prepare("INSERT INTO event_pages VALUES ('r1', 0, 2, ?)").run(JSON.stringify(bodies));
+    old.close();
+    const events = bodies.map((body) => ({
+      runId: 'r1',
+      seq: body.seq,
+      type: 'route',
+      body: { ...body, runId: 'r1' },
+    }));
+
+    // Read-only (a listing, the viewer), it is read as it is, and left at version 4.
+    const reader = await openSqliteStore(file, { readonly: true });
+    expect(reader.pragmas().userVersion).toBe(4);
+    expect(await reader.getRun('r1')).toEqual(written);
+    expect((await reader.listRuns()).runs).toEqual([written]);
+    expect(await reader.listCheckpoints('r1')).toEqual([checkpoint]);
+    expect(await reader.readEvents('r1')).toEqual(events);
+    expect((await reader.getLease('r1'))?.token).toBe('old-token');
+    expect(await codeOf(reader.commit([runWrite(makeRun('r9'))]))).toBe('E_STORE_READ_ONLY');
+    await reader.close();
+
+    const store = await openSqliteStore(file);
+    expect(store.pragmas().userVersion).toBe(SCHEMA_VERSION);
+    expect(await store.getRun('r1')).toEqual(written);
+    expect(await store.getCheckpoint('r1', '1')).toEqual(checkpoint);
+    expect(await store.readEvents('r1')).toEqual(events);
+    expect(await store.getLease('r1')).toEqual({
+      runId: 'r1',
+      token: 'old-token',
+      pid: 7,
+      host: 'h',
+      acquiredAt: T0,
+      expiresAt: T0 + 10,
+    });
+    // The old lease still fences: a batch under another token is refused, under its own it goes in.
+    const lease = (await store.getLease('r1')) as NonNullable<Awaited<ReturnType<typeof store.getLease>>>;
+    await expect(store.commit([{ kind: 'held', lease: { ...lease, token: 'other' } }])).rejects.toThrow(
+      /lease/,
+    );
+    const page = [3, 4].map((seq) => ({
+      runId: 'r1',
+      seq,
+      type: 'route',
+      body: { type: 'route', item: '1', seq, runId: 'r1' },
+    }));
+    await store.commit([
+      { kind: 'held', lease },
+      { kind: 'events', runId: 'r1', events: page },
+    ]);
+    await store.commit([{ kind: 'release', lease }]);
+    expect(await store.getLease('r1')).toBeUndefined();
+    // A run written now shares the document and the policy texts; both runs read back whole.
+    const next = makeRun('r2', { dag: written.dag, policy: written.policy, createdAt: T0 + 1 });
+    await store.commit([runWrite(next)]);
+    expect((await store.listRuns()).runs).toEqual([next, written]);
+    expect((await store.readEvents('r1', { after: 2 })).map((event) => event.body)).toEqual(
+      page.map((event) => event.body),
+    );
+    await store.close();
+    const migrated = new Database(file, { readonly: true });
+    expect(migrated.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'leases'").pluck().get()).toBe(
+      0,
+    );
+    expect(migrated.prepare('SELECT count(*) FROM texts').pluck().get()).toBe(2);
+    expect(
+      migrated
+        .prepare("SELECT substr(dag, 1, 1), substr(policy, 1, 1) FROM runs WHERE id = 'r2'")
+        .raw()
+        .get(),
+    ).toEqual(['#', '#']);
     migrated.close();
   });
 

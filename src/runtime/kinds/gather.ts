@@ -1,6 +1,6 @@
-import type { GatherPlacement } from '../document/model.ts';
-import { canonicalJson } from './canonical-json.ts';
-import type { ErrorSummary } from './events.ts';
+import type { GatherPlacement } from '../../document/model.ts';
+import { canonicalJson } from '../canonical-json.ts';
+import type { ErrorSummary } from '../events.ts';
 
 /** What one scatter child came back with. */
 export interface ChildResult {
