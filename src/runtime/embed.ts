@@ -24,7 +24,7 @@ export async function runEmbed(
   const started = embedChild(at, state, { dag, visit }, run.env, 'createDispatcher');
   if ('error' in started) return started;
   const { prep, entry, child } = started;
-  const running = run.driveChild(prep, child, entry);
+  const running = run.driveChild(prep, child, entry).settled();
   const ending = isThenable<Ending>(running) ? await running : running;
   const outcome = embedOutcome(at, state, { ending, data: child.data });
   if (outcome === undefined) throw run.signal.reason;

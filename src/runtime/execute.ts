@@ -107,6 +107,17 @@ export function scopeOf(base: SignalSource, deadlineMs: number | undefined): Sig
   return deadlineMs === undefined ? base : new DeadlineScope(base, deadlineMs);
 }
 
+/**
+ * Who holds an execution's context only when it must: the item whose node call it is. The context gives
+ * itself to its owner once it has something to settle after the node answers (a signal of its own to
+ * unlink, a step's failure), so that a node that keeps no hold of its context leaves it to the collector
+ * while it runs.
+ */
+export interface ContextOwner {
+  /** `call` is the number the owner gave the context: a late word from an earlier call is ignored. */
+  keep(ctx: ExecutionContext, call: number): void;
+}
+
 /** The context of one execution for one item. One object per execution, methods on the prototype. */
 export class ExecutionContext<S = unknown> implements NodeContext<S> {
   // A node that reads `signal` without a deadline gets a signal of its own, linked to the run's: listeners
@@ -123,12 +134,17 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
     private readonly state: ItemState,
     private readonly clock: Clock,
     private readonly runId: string,
+    private readonly owner?: ContextOwner,
+    private readonly call = 0,
   ) {}
 
   get signal(): AbortSignal {
     const source = this.signalSource;
     if (source instanceof DeadlineScope) return source.signal;
-    this.link ??= new LinkedAbort(source.signal);
+    if (this.link === undefined) {
+      this.link = new LinkedAbort(source.signal);
+      this.owner?.keep(this, this.call);
+    }
     return this.link.signal;
   }
 
@@ -153,7 +169,10 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
 
   step<T>(key: string, fn: (info: StepInfo) => T | Promise<T>): Promise<T> {
     return journalStep(this.state, key, fn, this.runId).catch((error: unknown) => {
-      if (isSwitchyardError(error) && error.code === 'E_STEP_VALUE') this.stepFailure ??= error;
+      if (isSwitchyardError(error) && error.code === 'E_STEP_VALUE' && this.stepFailure === undefined) {
+        this.stepFailure = error;
+        this.owner?.keep(this, this.call);
+      }
       throw error;
     });
   }

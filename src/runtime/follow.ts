@@ -1,6 +1,7 @@
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { resetBudgets, spend } from './budgets.ts';
 import type { Decision } from './decide.ts';
+import { addTrail } from './item-state.ts';
 import type { RunContext } from './runner.ts';
 import type { ItemAt } from './step.ts';
 
@@ -19,7 +20,7 @@ export function follow(
   const { route, target, output, reason } = decision;
   const item = state.id;
   if (decision.type === 'go') {
-    state.trail.push({ placement: at.key, output, to: target.key, kind: route.kind });
+    addTrail(state, { placement: at.key, output, to: target.key, kind: route.kind });
     if (ev)
       ev.emit(
         { type: 'route', item, dag: dagId, from: at.key, output, to: target.key, kind: route.kind, reason },
@@ -34,7 +35,7 @@ export function follow(
   if (decision.type === 'wait') {
     spend(state, decision.budget);
     if (route.route.resets !== undefined) resetBudgets(state, route.route.resets);
-    state.trail.push({ placement: at.key, output, to: target.key, kind: 'retry' });
+    addTrail(state, { placement: at.key, output, to: target.key, kind: 'retry' });
     run.count('retries');
     if (ev) {
       const { budget, attempt, delayMs, delaySource } = decision;
@@ -62,7 +63,7 @@ export function follow(
     return target;
   }
   run.count('exhausted');
-  state.trail.push({ placement: at.key, output, to: target.key, kind: 'exhausted' });
+  addTrail(state, { placement: at.key, output, to: target.key, kind: 'exhausted' });
   if (ev) {
     const why = decision.why;
     ev.emit(

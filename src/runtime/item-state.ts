@@ -3,7 +3,7 @@ import type { PositionFrame } from '../store/types.ts';
 import { copyJson } from './copy.ts';
 import { noteFormatOneKeys } from './journal.ts';
 import type { JournalEntry } from './journal-value.ts';
-import { emptyRecord, ownValue, recordFrom } from './record.ts';
+import { emptyCounts, emptyRecord, ownValue, recordFrom } from './record.ts';
 
 export type { JournalEntry } from './journal-value.ts';
 
@@ -19,7 +19,7 @@ export interface TrailEntry {
  * Everything the engine knows about one item, as plain JSON so that it can be checkpointed and resumed.
  * Budgets hold spent counts (0 when absent); visits count entries per placement key. `budgets`, `journal`
  * and `visits` are keyed by names from documents and nodes, so they are null-prototype records (see
- * `record.ts`); a JSON round trip followed by {@link restoreItemState} gives them back as such.
+ * `record.ts`; a child item's budgets and visits are `emptyCounts` records, which read the same); a JSON round trip followed by {@link restoreItemState} gives them back as such.
  *
  * An item inside an embed or a scatter shares the journal of the input item it descends from: `scope` is its
  * path from that item (see `journal-key.ts`), the prefix of its journal keys. Input items have no scope.
@@ -29,7 +29,8 @@ export interface ItemState {
   data: Record<string, unknown>;
   readonly budgets: Record<string, number>;
   readonly journal: Record<string, JournalEntry>;
-  readonly trail: TrailEntry[];
+  /** Replaced, not pushed to, by its first entry (see {@link addTrail}). */
+  trail: TrailEntry[];
   readonly visits: Record<string, number>;
   readonly scope?: string;
   /** The id of the input item this one descends from (absent on input items themselves). */
@@ -62,22 +63,47 @@ export function createChildState(
   data: Record<string, unknown>,
   frame: PositionFrame,
 ): ItemState {
-  let scope = typeof segment === 'string' ? (parent.scope ?? '') + segment : undefined;
-  return {
+  const state = {
     id,
     data,
-    budgets: emptyRecord(),
+    budgets: emptyCounts(),
     journal: parent.journal,
     trail: [],
-    visits: emptyRecord(),
-    get scope(): string {
-      if (scope === undefined) scope = (parent.scope ?? '') + (segment as () => string)();
-      return scope;
-    },
-    root: parent.root ?? parent.id,
-    frames: parent.frames === undefined ? [frame] : [...parent.frames, frame],
-  };
+    visits: emptyCounts(),
+  } as unknown as ItemState & { root: string; frames: readonly PositionFrame[] };
+  // One getter shared by every child, defined in the place a literal's would be: a literal's getter is a
+  // closure of its own, and an object with one is a dictionary (about 400 bytes) rather than a fast object.
+  Object.defineProperty(state, 'scope', SCOPE_PROPERTY);
+  state.root = parent.root ?? parent.id;
+  state.frames = parent.frames === undefined ? [frame] : [...parent.frames, frame];
+  LAZY_PROPERTY.value =
+    typeof segment === 'string'
+      ? (parent.scope ?? '') + segment
+      : () => (parent.scope ?? '') + (segment as () => string)();
+  Object.defineProperty(state, LAZY_SCOPE, LAZY_PROPERTY);
+  LAZY_PROPERTY.value = undefined;
+  return state;
 }
+
+/** Where a child's scope waits until it is read: its text, or how to work it out. Not enumerable. */
+const LAZY_SCOPE = Symbol('scope');
+
+/** A child state's `scope`: worked out the first time it is read, once. */
+function childScope(this: { [LAZY_SCOPE]: string | (() => string) }): string {
+  const lazy = this[LAZY_SCOPE];
+  if (typeof lazy === 'string') return lazy;
+  const scope = lazy();
+  this[LAZY_SCOPE] = scope;
+  return scope;
+}
+
+const SCOPE_PROPERTY: PropertyDescriptor = { get: childScope, enumerable: true, configurable: true };
+const LAZY_PROPERTY: PropertyDescriptor = {
+  value: undefined,
+  writable: true,
+  enumerable: false,
+  configurable: true,
+};
 
 /**
  * Rebuilds a state from a checkpointed copy under a new or the same id: data, budgets, journal, trail and
@@ -122,6 +148,18 @@ export function restoreCheckpointState(
 /** A count read from a checkpoint: a non-negative integer, else 0. */
 function countOf(value: unknown): number {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+/**
+ * Adds an edge to the item's trail. The first three replace the array with a literal just as long: a push
+ * (or a spread) gives a short array room for 17 or more, and most items take only a few edges.
+ */
+export function addTrail(state: ItemState, entry: TrailEntry): void {
+  const trail = state.trail;
+  if (trail.length === 0) state.trail = [entry];
+  else if (trail.length === 1) state.trail = [trail[0] as TrailEntry, entry];
+  else if (trail.length === 2) state.trail = [trail[0] as TrailEntry, trail[1] as TrailEntry, entry];
+  else trail.push(entry);
 }
 
 /** Counts one more entry into `placement` and returns the visit number (1 on the first entry). */

@@ -10,6 +10,22 @@ export function emptyRecord<T>(): Record<string, T> {
   return Object.create(null) as Record<string, T>;
 }
 
+/**
+ * The prototype of {@link emptyCounts} records: empty, frozen, and without a prototype of its own, so that
+ * nothing is inherited through it either.
+ */
+const NO_NAMES: object = Object.freeze(Object.create(null));
+
+/**
+ * A new record of counts (a child item's budgets and visits) that reads as a {@link emptyRecord} does (no
+ * inherited names, `__proto__` an ordinary key) but is a fast object: a null-prototype object is a
+ * dictionary from the start, about 190 bytes even empty, against about 60 for this one with a few counts,
+ * and a scatter makes two per child.
+ */
+export function emptyCounts(): Record<string, number> {
+  return Object.create(NO_NAMES) as Record<string, number>;
+}
+
 /** The value recorded under `key`, or undefined: own properties only. */
 export function ownValue<T>(record: Readonly<Record<string, T>>, key: string): T | undefined {
   return Object.hasOwn(record, key) ? record[key] : undefined;

@@ -2,6 +2,7 @@ import { setMaxListeners } from 'node:events';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import type { Clock } from '../policy/types.ts';
 import type { EventStream } from './event-stream.ts';
+import { InFlight } from './in-flight.ts';
 import type { Prepared } from './prepare.ts';
 import type { RunEnvironment } from './runner.ts';
 import { Semaphore } from './semaphore.ts';
@@ -50,6 +51,7 @@ export class RunScope {
   // is a measurable share of a short run's cost.
   private controller: AbortController | undefined;
   private scopeSignal: AbortSignal | undefined;
+  private calls: InFlight | undefined;
 
   constructor(
     readonly env: RunEnvironment,
@@ -115,6 +117,12 @@ export class RunScope {
       setMaxListeners(0, this.controller.signal);
     }
     return this.controller;
+  }
+
+  /** The node calls in flight in this scope, abandoned when its signal aborts; made on first use. */
+  get inFlight(): InFlight {
+    this.calls ??= new InFlight(this);
+    return this.calls;
   }
 
   /** Aborts every wait of the run, recording why. The first reason wins. */

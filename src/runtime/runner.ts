@@ -2,11 +2,10 @@ import type { Dag, DagLibrary } from '../document/model.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
-import { sleepUnder } from './abort-watch.ts';
-import { type ClassifiedError, engineFailure, summarise } from './error-summary.ts';
+import { type ClassifiedError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
 import type { PlacementEnded } from './events.ts';
-import { isThenable } from './execute.ts';
+import { type ChildTarget, ItemDrive } from './item-drive.ts';
 import type { ItemState } from './item-state.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord, type Recorder } from './recorder.ts';
@@ -20,7 +19,6 @@ import {
 } from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
 import { RunScope } from './run-scope.ts';
-import { freshCarry, step, type Transition } from './step.ts';
 
 /** How an item left a DAG: at a terminal, failed with an error, or stopped by an abort or the run deadline. */
 export type Ending =
@@ -88,67 +86,43 @@ export class RunContext extends RunScope {
   }
 
   /**
-   * Moves one item from `start` until it ends, one {@link step} at a time; a durable run records each
-   * transition before the item acts on it (see {@link Recorder}). `resumed` continues an item from its
-   * checkpoint: what it carried, and the wall time its wait ends. Never rejects: failures, aborts, the run
-   * deadline and errors of the engine itself (`E_ENGINE`, or the code of a thrown SwitchyardError) all come
-   * back as an {@link Ending}.
+   * Moves one item from `start` until it ends, one {@link step} at a time (see {@link ItemDrive}); a durable
+   * run records each transition before the item acts on it (see {@link Recorder}). `resumed` continues an
+   * item from its checkpoint: what it carried, and the wall time its wait ends. Never rejects: failures,
+   * aborts, the run deadline and errors of the engine itself all come back as an {@link Ending}.
    */
-  async drive(
+  drive(
     prep: Prepared,
     state: ItemState,
     start: CompiledPlacement,
     resumed?: Resumed,
-  ): Promise<Ending> {
-    const dagId = prep.compiled.dag.id;
-    const carry = resumed?.carry ?? freshCarry();
-    let at = start;
-    try {
-      if (resumed?.until !== undefined) {
-        // A wait recorded before a restart ends at the same wall time: only what is left of it is slept.
-        const left = resumed.until - this.clock.wallNow();
-        if (left > 0) {
-          carry.waiting = 'backoff';
-          await sleepUnder(this.clock, left, this.signal);
-        }
-      }
-      for (;;) {
-        carry.waiting = 'queue';
-        if (this.stopReason !== undefined) return this.stopped(dagId, state, at.key, carry.waiting);
-        const pending = step(this, prep, state, at, carry);
-        const moved = isThenable<Transition>(pending) ? await pending : pending;
-        // `step` has recorded the transition (a durable run's checkpoint) in the same turn as its events.
-        if (moved.kind !== 'move') return moved;
-        // From here the item belongs to its next placement: an abort during the back-off reports it there.
-        at = moved.to;
-        if (moved.delayMs > 0) {
-          carry.waiting = 'backoff';
-          // A durable run's wait starts once its end is in the store: a store on the network takes turns to
-          // commit, and a short wait must not end (and the item act) before it is recorded.
-          if (this.durable !== undefined) await this.durable.recorder.settled().catch(() => undefined);
-          await sleepUnder(this.clock, moved.delayMs, this.signal);
-        }
-      }
-    } catch (error) {
-      if (this.stopReason !== undefined) return this.stopped(dagId, state, at.key, carry.waiting);
-      return this.failed(dagId, state, at.key, engineFailure(error, at.key));
-    }
+  ): Ending | Promise<Ending> {
+    return new ItemDrive(this, prep, state, start, resumed, undefined, 0).go().settled();
   }
 
   /**
-   * Runs a child item (an embed's, a scatter's) from `entry` to its end, or, in a resumed run, from where
-   * its checkpoint left it, restored into `child`; a child that had ended before the restart is not run
-   * again, and gives its recorded ending.
+   * Starts a child item (an embed's, a scatter's) from `entry`, or, in a resumed run, from where its
+   * checkpoint left it, restored into `child`; a child that had ended before the restart is not run again,
+   * and gives its recorded ending. Its ending goes to `target` unless it came within this call (then the
+   * returned drive's `ending` is set).
    */
-  driveChild(prep: Prepared, child: ItemState, entry: CompiledPlacement): Promise<Ending> | Ending {
+  driveChild(
+    prep: Prepared,
+    child: ItemState,
+    entry: CompiledPlacement,
+    target?: ChildTarget,
+    index = 0,
+  ): ItemDrive {
     const book = this.durable?.book;
     const saved = book === undefined ? undefined : book.take(child.id, child.frames ?? []);
-    if (saved === undefined) return this.drive(prep, child, entry);
+    if (saved === undefined) return new ItemDrive(this, prep, child, entry, undefined, target, index).go();
     restoreInto(saved, child);
     if (saved.status === 'ended' && saved.ending !== undefined) {
-      return endingOf(saved.ending, saved.position.placement);
+      const ending = endingOf(saved.ending, saved.position.placement);
+      return ItemDrive.ended(this, prep, child, entry, ending, target, index);
     }
-    return this.drive(prep, child, placementOf(prep, saved) ?? entry, resumedFrom(saved));
+    const at = placementOf(prep, saved) ?? entry;
+    return new ItemDrive(this, prep, child, at, resumedFrom(saved), target, index).go();
   }
 
   /** Records the ending of an item of a durable run, in the same turn as the event that reports it. */

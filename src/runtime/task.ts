@@ -13,7 +13,7 @@ import {
 } from './execute.ts';
 import { checkItemData, faultText, replaceByJsonForm } from './item-data.ts';
 import type { ItemState } from './item-state.ts';
-import type { NodeResult } from './node.ts';
+import type { NodeDefinition, NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
 import type { RunContext } from './runner.ts';
 
@@ -76,31 +76,79 @@ export function runTask(
     run.clock,
     run.runId,
   );
+  const called = invokeNode(run, node, state, ctx, at.key);
+  if (!isNodeCall(called)) return called;
+  return settleNode(called.pending, run.signal, run.clock, at.key, scope).then(
+    (value) => nodeAnswered(run, ctx, state, value, at.key),
+    (error: unknown) => nodeThrew(run, ctx, state, error, at.key),
+  );
+}
+
+/** A node's promise, as {@link invokeNode} hands it back: the node has not answered yet. */
+export interface NodeCall {
+  readonly pending: PromiseLike<NodeResult>;
+}
+
+/** True when {@link invokeNode} gave a node's promise rather than an outcome. */
+export function isNodeCall(called: TaskOutcome | NodeCall): called is NodeCall {
+  return 'pending' in called;
+}
+
+/**
+ * Calls `node.run` for one item with `ctx`: a synchronous answer (or throw) comes back as its outcome, with
+ * `ctx` released; a promise comes back as a {@link NodeCall}, and {@link nodeAnswered} or {@link nodeThrew}
+ * takes it from there once it settles.
+ */
+export function invokeNode(
+  run: RunContext,
+  node: NodeDefinition,
+  state: ItemState,
+  ctx: ExecutionContext,
+  placement: string,
+): TaskOutcome | NodeCall {
   let result: ReturnType<NonNullable<typeof node.run>>;
   try {
     result = (node.run as NonNullable<typeof node.run>)(state, ctx);
   } catch (error) {
     ctx.release();
-    return dataChecked(state, at.key, classifyThrown(run, error));
+    return dataChecked(state, placement, classifyThrown(run, error));
   }
   if (!isThenableNodeResult<NodeResult>(result)) {
     ctx.release();
-    return dataChecked(state, at.key, toOutcome(run, result, at.key));
+    return dataChecked(state, placement, toOutcome(run, result, placement));
   }
-  return settleNode(result, run.signal, run.clock, at.key, scope).then(
-    (value) => {
-      ctx.release();
-      const outcome =
-        ctx.stepFailure === undefined ? toOutcome(run, value, at.key) : stepValueOutcome(ctx.stepFailure);
-      return dataChecked(state, at.key, outcome);
-    },
-    (error: unknown) => {
-      ctx.release();
-      const outcome =
-        ctx.stepFailure === undefined ? classifyThrown(run, error) : stepValueOutcome(ctx.stepFailure);
-      return dataChecked(state, at.key, outcome);
-    },
-  );
+  return { pending: result };
+}
+
+/** The outcome of a node whose promise fulfilled with `value` (`ctx`: as for {@link nodeThrew}). */
+export function nodeAnswered(
+  run: RunContext,
+  ctx: ExecutionContext | undefined,
+  state: ItemState,
+  value: NodeResult | undefined,
+  placement: string,
+): TaskOutcome {
+  ctx?.release();
+  const failure = ctx?.stepFailure;
+  const outcome = failure === undefined ? toOutcome(run, value, placement) : stepValueOutcome(failure);
+  return dataChecked(state, placement, outcome);
+}
+
+/**
+ * The outcome of a node whose promise rejected with `error`; rethrows it when the run was aborted. `ctx` is
+ * undefined when its owner was never given it (see `ContextOwner`): nothing to release, no step failed.
+ */
+export function nodeThrew(
+  run: RunContext,
+  ctx: ExecutionContext | undefined,
+  state: ItemState,
+  error: unknown,
+  placement: string,
+): TaskOutcome {
+  ctx?.release();
+  const failure = ctx?.stepFailure;
+  const outcome = failure === undefined ? classifyThrown(run, error) : stepValueOutcome(failure);
+  return dataChecked(state, placement, outcome);
 }
 
 /**

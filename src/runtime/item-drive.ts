@@ -1,0 +1,360 @@
+import type { CompiledPlacement } from '../graph/compile.ts';
+import { sleepUnder } from './abort-watch.ts';
+import { engineFailure } from './error-summary.ts';
+import { type ContextOwner, ExecutionContext, isThenable } from './execute.ts';
+import type { Abandonable } from './in-flight.ts';
+import { countVisit, type ItemState } from './item-state.ts';
+import type { ChildResult } from './kinds/gather.ts';
+import type { NodeResult } from './node.ts';
+import type { Prepared } from './prepare.ts';
+import type { Resumed } from './resume-book.ts';
+import type { WaitingFor } from './run.ts';
+import type { Ending, RunContext } from './runner.ts';
+import type { Semaphore } from './semaphore.ts';
+import { type ItemAt, type ItemCarry, step, type Transition, transit } from './step.ts';
+import { invokeNode, isNodeCall, type NodeCall, nodeAnswered, nodeThrew, type TaskOutcome } from './task.ts';
+
+/** What {@link ItemDrive}'s pending reaction waits on: a node's promise, or a transition or a wait. */
+const NODE = 1;
+const STEP = 2;
+
+/**
+ * Reacts to a node's promise: a plain native promise directly; any other thenable (a node's own, perhaps
+ * hostile: a `then` that throws, or answers twice, or at once) through a promise of the engine's, whose
+ * `then` job runs it in a later microtask and settles once.
+ */
+function reactTo(
+  pending: PromiseLike<NodeResult>,
+  onValue: (value: unknown) => void,
+  onError: (error: unknown) => void,
+): void {
+  let plain = false;
+  try {
+    plain = Object.getPrototypeOf(pending) === Promise.prototype && !Object.hasOwn(pending, 'then');
+  } catch {
+    plain = false;
+  }
+  if (plain) (pending as Promise<NodeResult>).then(onValue, onError);
+  else
+    Promise.resolve()
+      .then(() => pending)
+      .then(onValue, onError);
+}
+
+/** Where a child item's ending goes once it comes: the parent waiting on it (a scatter's job). */
+export interface ChildTarget {
+  /** `drive` has ended; its {@link ItemDrive.ending} is set. */
+  childEnded(drive: ItemDrive): void;
+}
+
+/**
+ * One item in flight: the record the executor moves from placement to placement, one {@link step} at a
+ * time. A synchronous transition goes on at once, in the same turn; an asynchronous one gets one reaction,
+ * whose handlers are made once for the item and serve every transition it takes. The ending goes to the
+ * item's {@link ChildTarget}, or to whoever waits on {@link ItemDrive.settled}; an item that ended within
+ * {@link ItemDrive.go} has its {@link ItemDrive.ending} set when `go` returns, and tells no one.
+ *
+ * It never throws: failures, aborts, the run deadline and errors of the engine itself (`E_ENGINE`, or the
+ * code of a thrown SwitchyardError) all end the item with an {@link Ending}.
+ */
+export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
+  /** The placement the item is at, or goes to next. */
+  at: CompiledPlacement;
+  /** What the item carries between transitions: the drive's own fields, or a resumed item's carry. */
+  readonly carry: ItemCarry;
+  waiting: WaitingFor = 'queue';
+  gathered: readonly ChildResult[] | undefined = undefined;
+  delays: Map<string, number> | undefined = undefined;
+  /** How the item ended, once it has. */
+  ending: Ending | undefined;
+  /** True while {@link go} runs: an ending reached then is only kept, the caller reads it. */
+  private starting = false;
+  private resolve: ((ending: Ending) => void) | undefined;
+  /** What the item's one pending reaction waits on: nothing, a node's promise, or a transition or a wait. */
+  private waitingOn: 0 | typeof NODE | typeof STEP = 0;
+  /**
+   * The node call in flight: its context once the context has something to settle after the node answers
+   * (see `ContextOwner`), its start time (for `placement.end`) and its slot.
+   */
+  private callCtx: ExecutionContext | undefined;
+  /** The number of the item's latest node call (see `ContextOwner`). */
+  private calls = 0;
+  private callStarted = 0;
+  private callSlot: Semaphore | undefined;
+  prevCall: Abandonable | undefined;
+  nextCall: Abandonable | undefined;
+  private readonly onMoved = (value: unknown) => this.settle(value, true);
+  private readonly onThrown = (error: unknown) => this.settle(error, false);
+
+  /**
+   * `run` is the scope the item runs in; `resumed` continues an item from its checkpoint (what it carried,
+   * and the wall time its wait ends); `target` and `index` say whose child it is and which one.
+   */
+  constructor(
+    readonly run: RunContext,
+    readonly prep: Prepared,
+    readonly state: ItemState,
+    start: CompiledPlacement,
+    private readonly resumed: Resumed | undefined,
+    readonly target: ChildTarget | undefined,
+    readonly index: number,
+  ) {
+    this.at = start;
+    this.carry = resumed?.carry ?? this;
+  }
+
+  /** An item that had ended before a restart: it is not moved again, and gives its recorded ending. */
+  static ended(
+    run: RunContext,
+    prep: Prepared,
+    state: ItemState,
+    at: CompiledPlacement,
+    ending: Ending,
+    target: ChildTarget | undefined,
+    index: number,
+  ): ItemDrive {
+    const drive = new ItemDrive(run, prep, state, at, undefined, target, index);
+    drive.ending = ending;
+    return drive;
+  }
+
+  /** Starts the item: it moves as far as it can in this turn. */
+  go(): this {
+    if (this.ending !== undefined) return this;
+    this.starting = true;
+    try {
+      const until = this.resumed?.until;
+      const left = until === undefined ? 0 : until - this.run.clock.wallNow();
+      // A wait recorded before a restart ends at the same wall time: only what is left of it is slept.
+      if (left > 0) {
+        this.carry.waiting = 'backoff';
+        this.waitingOn = STEP;
+        sleepUnder(this.run.clock, left, this.run.signal).then(this.onMoved, this.onThrown);
+      } else this.resume(undefined);
+    } finally {
+      this.starting = false;
+    }
+    return this;
+  }
+
+  /** The item's ending, as a promise when it has not come yet. */
+  settled(): Ending | Promise<Ending> {
+    if (this.ending !== undefined) return this.ending;
+    return new Promise<Ending>((resolve) => {
+      this.resolve = resolve;
+    });
+  }
+
+  /** Goes on after `moved` (undefined: from where the item is), until the item ends or waits. */
+  private resume(moved: Transition | undefined): void {
+    let ending: Ending | undefined;
+    try {
+      ending = this.advance(moved);
+    } catch (error) {
+      ending = this.caught(error);
+    }
+    if (ending !== undefined) this.end(ending);
+  }
+
+  /** Takes transitions while they come synchronously; the ending, or undefined once the item waits. */
+  private advance(first: Transition | undefined): Ending | undefined {
+    const run = this.run;
+    const carry = this.carry;
+    let moved = first;
+    for (;;) {
+      if (moved !== undefined) {
+        // `step` has recorded the transition (a durable run's checkpoint) in the same turn as its events.
+        if (moved.kind !== 'move') return moved;
+        // From here the item belongs to its next placement: an abort during the back-off reports it there.
+        this.at = moved.to;
+        if (moved.delayMs > 0) {
+          carry.waiting = 'backoff';
+          this.wait(moved.delayMs);
+          return undefined;
+        }
+      }
+      carry.waiting = 'queue';
+      if (run.stopReason !== undefined) {
+        return run.stopped(this.prep.compiled.dag.id, this.state, this.at.key, carry.waiting);
+      }
+      const pending =
+        this.at.placement.kind === 'task'
+          ? this.task()
+          : step(run, this.prep, this.state, this.at, this.carry);
+      if (pending === undefined) return undefined;
+      if (isThenable<Transition>(pending)) {
+        this.waitingOn = STEP;
+        pending.then(this.onMoved, this.onThrown);
+        return undefined;
+      }
+      moved = pending;
+    }
+  }
+
+  /**
+   * A task placement. A node that answers with a promise gets one reaction, the item's own handlers, and
+   * the item joins its scope's calls in flight, which the scope's abort abandons (see {@link abandon}):
+   * no promise, closure or abort listener of its own per call. Batch nodes and placements with a deadline
+   * go through {@link step}. Undefined: the item waits on its node.
+   */
+  private task(): Transition | Promise<Transition> | undefined {
+    const run = this.run;
+    const prep = this.prep;
+    const at = this.at;
+    const state = this.state;
+    const node = prep.nodes[at.index];
+    if (node === undefined || node.batch !== undefined || prep.timings[at.index]?.deadlineMs !== undefined) {
+      return step(run, this.prep, this.state, this.at, this.carry);
+    }
+    const slot = run.semaphoreOf(prep, at);
+    if (slot !== undefined && !slot.tryAcquire())
+      return step(run, this.prep, this.state, this.at, this.carry);
+    this.carry.waiting = 'node';
+    const dagId = prep.compiled.dag.id;
+    let started = 0;
+    let ctx: ExecutionContext;
+    let called: TaskOutcome | NodeCall;
+    try {
+      // A slot may be granted just as the item's scope is cancelled: no start is reported for a node that
+      // will not be called.
+      if (run.stopReason !== undefined) throw run.signal.reason;
+      const visit = countVisit(state, at.key);
+      const ev = run.events;
+      if (ev) started = run.placementStart(ev, state.id, dagId, at.key, visit);
+      run.count('executions');
+      ctx = new ExecutionContext(
+        run,
+        run.env.services,
+        at.key,
+        dagId,
+        visit,
+        state,
+        run.clock,
+        run.runId,
+        this,
+        ++this.calls,
+      );
+      called = invokeNode(run, node, state, ctx, at.key);
+    } catch (error) {
+      this.callCtx = undefined;
+      slot?.release();
+      throw error;
+    }
+    if (!isNodeCall(called)) {
+      this.callCtx = undefined;
+      slot?.release();
+      return transit(run, this, called, started);
+    }
+    this.callStarted = started;
+    this.callSlot = slot;
+    this.waitingOn = NODE;
+    reactTo(called.pending, this.onMoved, this.onThrown);
+    // A node that stopped the run before it answered is abandoned at once.
+    if (run.stopReason !== undefined) this.abandon(run.signal.reason);
+    else if (this.waitingOn === NODE) run.inFlight.add(this);
+    return undefined;
+  }
+
+  /** The reaction of the item's node call or asynchronous transition; a late answer of an abandoned node is dropped. */
+  private settle(value: unknown, fulfilled: boolean): void {
+    const on = this.waitingOn;
+    this.waitingOn = 0;
+    if (on === STEP) {
+      if (fulfilled) this.resume(value as Transition);
+      else this.end(this.caught(value));
+    } else if (on === NODE) {
+      this.run.inFlight.remove(this);
+      this.answered(value, fulfilled);
+    }
+  }
+
+  /** The context of the node call in flight has something to settle once the node answers. */
+  keep(ctx: ExecutionContext, call: number): void {
+    if (call === this.calls) this.callCtx = ctx;
+  }
+
+  /** Its scope aborted while the item's node was running: the node's answer is no longer waited for. */
+  abandon(reason: unknown): void {
+    if (this.waitingOn !== NODE) return;
+    this.waitingOn = 0;
+    // Taken as a rejected node in the next microtask, as a rejection's reaction would be: every listener of
+    // the abort (a semaphore's waiters, a back-off's sleep) has seen it before the item gives its slot back.
+    queueMicrotask(() => this.answered(reason, false));
+  }
+
+  /** The node's answer (or `reason`, when it was abandoned) goes through {@link transit}; the slot goes back. */
+  private answered(value: unknown, fulfilled: boolean): void {
+    const run = this.run;
+    const ctx = this.callCtx;
+    const slot = this.callSlot;
+    this.callCtx = undefined;
+    this.callSlot = undefined;
+    let outcome: TaskOutcome;
+    try {
+      outcome = fulfilled
+        ? nodeAnswered(run, ctx, this.state, value as NodeResult | undefined, this.at.key)
+        : nodeThrew(run, ctx, this.state, value, this.at.key);
+    } catch (error) {
+      if (run.stopReason === undefined) {
+        slot?.release();
+        this.end(this.caught(error));
+        return;
+      }
+      // Stopped where it stands, reported before its slot goes to the next item, as the events show it.
+      const stopped = run.stopped(this.prep.compiled.dag.id, this.state, this.at.key, 'node');
+      slot?.release();
+      this.end(stopped);
+      return;
+    }
+    slot?.release();
+    let moved: Transition;
+    try {
+      moved = transit(run, this, outcome, this.callStarted);
+    } catch (error) {
+      this.end(this.caught(error));
+      return;
+    }
+    if (run.durable !== undefined) {
+      // The batch that holds this transition closes before the item goes on (its close was queued as the
+      // transition was recorded): the next node runs after the store was asked to commit it.
+      this.waitingOn = STEP;
+      Promise.resolve(moved).then(this.onMoved, this.onThrown);
+      return;
+    }
+    this.resume(moved);
+  }
+
+  /** Sleeps a back-off before the item goes on. */
+  private wait(delayMs: number): void {
+    const run = this.run;
+    const durable = run.durable;
+    // The sleep fulfils with undefined: the item goes on from where it is.
+    this.waitingOn = STEP;
+    if (durable === undefined) {
+      sleepUnder(run.clock, delayMs, run.signal).then(this.onMoved, this.onThrown);
+      return;
+    }
+    // A durable run's wait starts once its end is in the store: a store on the network takes turns to
+    // commit, and a short wait must not end (and the item act) before it is recorded.
+    durable.recorder
+      .settled()
+      .catch(() => undefined)
+      .then(() => sleepUnder(run.clock, delayMs, run.signal))
+      .then(this.onMoved, this.onThrown);
+  }
+
+  /** The ending of an item whose transition threw: stopped where it stands, or failed by the engine. */
+  private caught(error: unknown): Ending {
+    const run = this.run;
+    const dagId = this.prep.compiled.dag.id;
+    if (run.stopReason !== undefined) return run.stopped(dagId, this.state, this.at.key, this.carry.waiting);
+    return run.failed(dagId, this.state, this.at.key, engineFailure(error, this.at.key));
+  }
+
+  private end(ending: Ending): void {
+    this.ending = ending;
+    if (this.starting) return;
+    if (this.target !== undefined) this.target.childEnded(this);
+    else this.resolve?.(ending);
+  }
+}
