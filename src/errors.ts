@@ -71,7 +71,8 @@ export type RuntimeCode =
   | 'E_RUN_FINISHED'
   | 'E_NO_RUNS'
   | 'E_MISSING_PACKAGE'
-  | 'W_RETRY_AFTER_IGNORED';
+  | 'W_RETRY_AFTER_IGNORED'
+  | 'W_CHECKPOINT_DATA_CONVERTED';
 
 /** Failures of the run store: its file, its schema, its lease and the records it holds. */
 export type StoreCode =
