@@ -85,10 +85,16 @@ export function itemDataError(where: string, fault: ItemDataFault): SwitchyardEr
   return new SwitchyardError('E_ITEM_DATA', `${where} ${faultText(fault)}`);
 }
 
-/** A fault as a message says it: `holds a Date at /when, which item data cannot hold; convert …`. */
+/**
+ * A fault as a message says it: `holds a Date at /when, which item data cannot hold (it must be JSON);
+ * convert …` for a value inside the data, `is an array, which item data cannot be (it must be a plain
+ * object); give …` for the data as a whole.
+ */
 export function faultText(fault: ItemDataFault): string {
-  const at = fault.pointer === '' ? 'as its data' : `at ${fault.pointer}`;
-  return `holds ${fault.found} ${at}, which item data cannot hold (it must be JSON); ${fault.fix}`;
+  if (fault.pointer === '') {
+    return `is ${fault.found}, which item data cannot be (it must be a plain object); ${fault.fix}`;
+  }
+  return `holds ${fault.found} at ${fault.pointer}, which item data cannot hold (it must be JSON); ${fault.fix}`;
 }
 
 /**

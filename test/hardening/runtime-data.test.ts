@@ -403,7 +403,9 @@ describe('item data is copied where it must not be shared', () => {
       const run = dispatcher.run(appendDag, {}, { resume: [{ ...saved, data } as unknown as typeof saved] });
       await expect(run).rejects.toMatchObject({
         code: 'E_ITEM_DATA',
-        message: expect.stringMatching(/^resume\[0\]\.data /u),
+        message: expect.stringMatching(
+          /^resume\[0\]\.data is (a number|null|an array|a string|undefined), which item data cannot be \(it must be a plain object\); give the item a plain object of data$/u,
+        ),
       });
     }
   });
