@@ -84,6 +84,7 @@ export type StoreCode =
   | 'E_STORE_IO'
   | 'E_STORE_LOCKED'
   | 'E_STORE_TOO_NEW'
+  | 'E_STORE_SCHEMA_CHANGED'
   | 'E_STORE_CONFLICT'
   | 'E_STORE_UNKNOWN_RUN'
   | 'E_STORE_LEASE_HELD'
