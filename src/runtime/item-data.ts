@@ -26,12 +26,19 @@
  * Journal values of `ctx.step` are recorded as item data is when they are item data;
  * beyond it, the journal encodes what it can replay exactly (see `journal-value.ts`).
  */
-import { SwitchyardError } from '../errors.ts';
 import { safeStringify } from '../safe-json.ts';
-import { described, Fault, type ItemDataFault, notPlain, thrownText } from './item-data-faults.ts';
+import {
+  described,
+  Fault,
+  type ItemDataFault,
+  itemDataError,
+  notPlain,
+  thrownText,
+} from './item-data-faults.ts';
 import { flatCopy, isFlat } from './item-data-flat.ts';
 
 export type { ItemDataFault } from './item-data-faults.ts';
+export { faultText, itemDataError } from './item-data-faults.ts';
 
 /** The deepest nesting of arrays and objects item data may have (the root object is level 1). */
 export const ITEM_DATA_MAX_DEPTH = 256;
@@ -95,23 +102,6 @@ export function admitItemData(data: unknown, where: string): Record<string, unkn
   const changed = checkItemData(copy);
   if (changed !== undefined) throw itemDataError(where, changed);
   return copy.data as Record<string, unknown>;
-}
-
-/** The error of input data that breaks the contract: `E_ITEM_DATA`, one line, with where and what to do. */
-export function itemDataError(where: string, fault: ItemDataFault): SwitchyardError {
-  return new SwitchyardError('E_ITEM_DATA', `${where} ${faultText(fault)}`);
-}
-
-/**
- * A fault as a message says it: `holds a Date at /when, which item data cannot hold (it must be JSON);
- * convert …` for a value inside the data, `is an array, which item data cannot be (it must be a plain
- * object); give …` for the data as a whole.
- */
-export function faultText(fault: ItemDataFault): string {
-  if (fault.pointer === '') {
-    return `is ${fault.found}, which item data cannot be (it must be a plain object); ${fault.fix}`;
-  }
-  return `holds ${fault.found} at ${fault.pointer}, which item data cannot hold (it must be JSON); ${fault.fix}`;
 }
 
 /**
