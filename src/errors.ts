@@ -71,7 +71,8 @@ export type RuntimeCode =
   | 'E_RUN_FINISHED'
   | 'E_NO_RUNS'
   | 'E_MISSING_PACKAGE'
-  | 'W_RETRY_AFTER_IGNORED';
+  | 'W_RETRY_AFTER_IGNORED'
+  | 'W_CHECKPOINT_DATA_CONVERTED';
 
 /** Failures of the run store: its file, its schema, its lease and the records it holds. */
 export type StoreCode =
@@ -83,6 +84,7 @@ export type StoreCode =
   | 'E_STORE_IO'
   | 'E_STORE_LOCKED'
   | 'E_STORE_TOO_NEW'
+  | 'E_STORE_SCHEMA_CHANGED'
   | 'E_STORE_CONFLICT'
   | 'E_STORE_UNKNOWN_RUN'
   | 'E_STORE_LEASE_HELD'

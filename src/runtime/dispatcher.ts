@@ -283,9 +283,10 @@ function withListenerErrors(result: RunResult, stream: EventStream): RunResult {
   return { ...result, listenerErrors: { ...errors } };
 }
 
-/** A saved state to run again, its data checked as input data is (see `item-data.ts`). */
+/**
+ * A saved state to run again, its data checked as input data is (see `item-data.ts`): data that is no
+ * plain object (a number, null, an array, missing) is refused with `E_ITEM_DATA` as an input item's is.
+ */
 function admittedState(saved: ItemState, index: number): ItemState {
-  const data: unknown = saved.data;
-  if (data === null || typeof data !== 'object') return saved;
-  return { ...saved, data: admitItemData(data, `resume[${index}].data`) };
+  return { ...saved, data: admitItemData(saved.data, `resume[${index}].data`) };
 }

@@ -145,12 +145,14 @@ export interface ItemCancelledEvent extends ItemBase {
 }
 
 /**
- * Something a node did wrong that the run worked around, with a stable code: `W_RETRY_AFTER_IGNORED`, a
- * `retryAfter` that is neither milliseconds ≥ 0 nor a header value, ignored in favour of the back-off.
+ * Something the run worked around, with a stable code: `W_RETRY_AFTER_IGNORED`, a node's `retryAfter` that
+ * is neither milliseconds ≥ 0 nor a header value, ignored in favour of the back-off;
+ * `W_CHECKPOINT_DATA_CONVERTED`, a resumed item whose checkpoint held data item data cannot hold (a Date, a
+ * BigInt), going on with its JSON form.
  */
 export interface WarningEvent extends ItemBase {
   readonly type: 'warning';
-  readonly code: 'W_RETRY_AFTER_IGNORED';
+  readonly code: 'W_RETRY_AFTER_IGNORED' | 'W_CHECKPOINT_DATA_CONVERTED';
   readonly placement: string;
   readonly message: string;
 }

@@ -101,6 +101,9 @@ async function carryOut(
       ? { type: 'run.start', dag: dagId, hash, items: states.length }
       : { type: 'run.start', dag: dagId, hash, items: states.length, resumed: true },
   );
+  for (const { code, item, dag, placement, message } of resumed?.warnings ?? []) {
+    run.events?.emit({ type: 'warning', code, item, dag, placement, message });
+  }
   const runItem = createItemState('run', { items: states.length });
 
   let endings: Ending[];

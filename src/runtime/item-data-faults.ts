@@ -1,8 +1,9 @@
 /**
  * What a breach of the item-data contract (see `item-data.ts`) says: where it is, as a JSON pointer built
- * while the walk unwinds, what was found, and what to give instead.
+ * while the walk unwinds, what was found, and what to give instead; and the message and error it makes.
  */
 import { pointerSegment } from '../document/json.ts';
+import { SwitchyardError } from '../errors.ts';
 
 /** Where item data breaks the contract, and what to give instead. */
 export interface ItemDataFault {
@@ -12,6 +13,23 @@ export interface ItemDataFault {
   readonly found: string;
   /** What to do, e.g. `convert the Date to an ISO string (date.toISOString())`. */
   readonly fix: string;
+}
+
+/** The error of input data that breaks the contract: `E_ITEM_DATA`, one line, with where and what to do. */
+export function itemDataError(where: string, fault: ItemDataFault): SwitchyardError {
+  return new SwitchyardError('E_ITEM_DATA', `${where} ${faultText(fault)}`);
+}
+
+/**
+ * A fault as a message says it: `holds a Date at /when, which item data cannot hold (it must be JSON);
+ * convert …` for a value inside the data, `is an array, which item data cannot be (it must be a plain
+ * object); give …` for the data as a whole.
+ */
+export function faultText(fault: ItemDataFault): string {
+  if (fault.pointer === '') {
+    return `is ${fault.found}, which item data cannot be (it must be a plain object); ${fault.fix}`;
+  }
+  return `holds ${fault.found} at ${fault.pointer}, which item data cannot hold (it must be JSON); ${fault.fix}`;
 }
 
 /** A fault found while walking, with the pointer built from the bottom up as the walk unwinds. */

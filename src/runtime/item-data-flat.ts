@@ -35,6 +35,69 @@ function isFlatData(data: unknown): boolean {
   return true;
 }
 
+/**
+ * A copy of input data of the common shape (see {@link isFlat}), built in the same pass that checks it, so
+ * that each value is read once (a getter or a Proxy trap cannot answer one thing to the check and another to
+ * the copy); undefined for anything else, which the full walk checks. Own keys only, `__proto__` kept as a key.
+ */
+export function flatCopy(data: unknown): Record<string, unknown> | undefined {
+  try {
+    return flatCopyOf(data);
+  } catch {
+    // A getter or a Proxy trap that throws: the full walk says where.
+    return undefined;
+  }
+}
+
+function flatCopyOf(data: unknown): Record<string, unknown> | undefined {
+  if (data === null || typeof data !== 'object' || Object.getPrototypeOf(data) !== Object.prototype) {
+    return undefined;
+  }
+  const out: Record<string, unknown> = {};
+  let nested = false;
+  for (const key of Object.keys(data)) {
+    let v = (data as Record<string, unknown>)[key];
+    if (v !== null && typeof v === 'object') {
+      if (nested) return undefined;
+      v = flatChildCopy(v);
+      if (v === undefined) return undefined;
+      nested = true;
+    } else if (!isPrimitive(v)) return undefined;
+    putKey(out, key, v);
+  }
+  return out;
+}
+
+/** A copy of a plain object or dense array whose values are all JSON primitives; else undefined. */
+function flatChildCopy(value: object): unknown[] | Record<string, unknown> | undefined {
+  if (Array.isArray(value)) {
+    if (Object.getPrototypeOf(value) !== Array.prototype) return undefined;
+    const n = value.length;
+    const out = new Array<unknown>(n);
+    for (let i = 0; i < n; i++) {
+      const v: unknown = value[i];
+      if (!isPrimitive(v)) return undefined;
+      out[i] = v;
+    }
+    return out;
+  }
+  if (Object.getPrototypeOf(value) !== Object.prototype) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[key];
+    if (!isPrimitive(v)) return undefined;
+    putKey(out, key, v);
+  }
+  return out;
+}
+
+/** Sets `key` of `out`, an own key `__proto__` included (an assignment would set the prototype). */
+function putKey(out: Record<string, unknown>, key: string, v: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
+  } else out[key] = v;
+}
+
 /** True for a plain object or dense array whose values are all JSON primitives. */
 function hasFlatChildren(value: object): boolean {
   if (Array.isArray(value)) {

@@ -26,12 +26,19 @@
  * Journal values of `ctx.step` are recorded as item data is when they are item data;
  * beyond it, the journal encodes what it can replay exactly (see `journal-value.ts`).
  */
-import { SwitchyardError } from '../errors.ts';
 import { safeStringify } from '../safe-json.ts';
-import { described, Fault, type ItemDataFault, notPlain, thrownText } from './item-data-faults.ts';
-import { isFlat } from './item-data-flat.ts';
+import {
+  described,
+  Fault,
+  type ItemDataFault,
+  itemDataError,
+  notPlain,
+  thrownText,
+} from './item-data-faults.ts';
+import { flatCopy, isFlat } from './item-data-flat.ts';
 
 export type { ItemDataFault } from './item-data-faults.ts';
+export { faultText, itemDataError } from './item-data-faults.ts';
 
 /** The deepest nesting of arrays and objects item data may have (the root object is level 1). */
 export const ITEM_DATA_MAX_DEPTH = 256;
@@ -75,20 +82,26 @@ export function checkItemData(item: { data: unknown }): ItemDataFault | undefine
  * admitItemData({ n: 1n }, 'items[0]'); // throws E_ITEM_DATA: items[0] holds a BigInt at /n …
  */
 export function admitItemData(data: unknown, where: string): Record<string, unknown> {
-  const fault = isFlat(data) ? undefined : walkRoot(data, false);
+  const flat = flatCopy(data);
+  if (flat !== undefined) return flat;
+  const fault = walkRoot(data, false);
   if (fault !== undefined && fault !== COPY) throw itemDataError(where, fault);
-  return copyData(data) as Record<string, unknown>;
-}
-
-/** The error of input data that breaks the contract: `E_ITEM_DATA`, one line, with where and what to do. */
-export function itemDataError(where: string, fault: ItemDataFault): SwitchyardError {
-  return new SwitchyardError('E_ITEM_DATA', `${where} ${faultText(fault)}`);
-}
-
-/** A fault as a message says it: `holds a Date at /when, which item data cannot hold; convert …`. */
-export function faultText(fault: ItemDataFault): string {
-  const at = fault.pointer === '' ? 'as its data' : `at ${fault.pointer}`;
-  return `holds ${fault.found} ${at}, which item data cannot hold (it must be JSON); ${fault.fix}`;
+  // The walk and the copy each read the caller's data, and a getter or a Proxy may answer the second read
+  // otherwise: the copy, which is the engine's own, is checked again. A walk that built the copy would read
+  // once, but a second walker beside the one that normalises in place is more code than this rare case asks.
+  const copy = { data: undefined as unknown };
+  try {
+    copy.data = copyData(data);
+  } catch (error) {
+    throw itemDataError(where, {
+      pointer: '',
+      found: `data that cannot be read (${thrownText(error)})`,
+      fix: 'give plain data',
+    });
+  }
+  const changed = checkItemData(copy);
+  if (changed !== undefined) throw itemDataError(where, changed);
+  return copy.data as Record<string, unknown>;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { ItemCheckpoint, ItemEnding, PositionFrame } from '../store/types.ts';
 import { type ClassifiedError, engineError } from './error-summary.ts';
+import { checkItemData, faultText, replaceByJsonForm } from './item-data.ts';
 import { type ItemState, restoreCheckpointState } from './item-state.ts';
 import { type JournalEntry, replayEntry } from './journal-value.ts';
 import type { Prepared } from './prepare.ts';
@@ -45,15 +46,51 @@ function sameFrames(a: readonly PositionFrame[], b: readonly PositionFrame[]): b
 }
 
 /**
+ * A warning about a checkpoint read for a resume: its data held what item data cannot hold (a Date, a
+ * BigInt, kept in devalue's text form by an engine without the item-data contract), and the item goes on
+ * with the data's JSON form.
+ */
+export interface CheckpointWarning {
+  readonly code: 'W_CHECKPOINT_DATA_CONVERTED';
+  readonly item: string;
+  readonly dag: string;
+  readonly placement: string;
+  readonly message: string;
+}
+
+/**
+ * `saved` with its data as the item-data contract holds it (see `item-data.ts`). Data kept in devalue's text
+ * form (`dataEncoded`) is decoded; when it breaks the contract, it is replaced by its JSON form, as the data
+ * of a node that broke it is, and a warning naming the checkpoint goes to `warnings`. Converting rather than
+ * failing the item loses nothing a later node could read (a Date is its ISO string, a BigInt its digits,
+ * as `--events` and a run without a store show them) and keeps the work the run had done.
+ */
+export function checkedCheckpoint(saved: ItemCheckpoint, warnings: CheckpointWarning[]): ItemCheckpoint {
+  const { dataEncoded, ...state } = saved.state;
+  if (typeof dataEncoded !== 'string') return saved;
+  const item = { data: replayEntry({ encoded: dataEncoded }, `data of item ${saved.itemId}`) };
+  const fault = checkItemData(item);
+  if (fault !== undefined) {
+    replaceByJsonForm(item);
+    const { dag, placement } = saved.position;
+    warnings.push({
+      code: 'W_CHECKPOINT_DATA_CONVERTED',
+      item: saved.itemId,
+      dag,
+      placement,
+      message: `the checkpoint of item ${saved.itemId} at placement '${placement}' ${faultText(fault)}; the item goes on with its data as JSON holds it (a Date as its ISO string, a BigInt as its digits)`,
+    });
+  }
+  return { ...saved, state: { ...state, data: item.data } };
+}
+
+/**
  * The state of `fresh` (a new child, or an input item) as its checkpoint left it: data, budgets, trail and
- * visits from the checkpoint, the journal and the place below its input item from `fresh`.
+ * visits from the checkpoint, the journal and the place below its input item from `fresh`. The checkpoint's
+ * data has been through {@link checkedCheckpoint}.
  */
 export function restoredState(saved: ItemCheckpoint, fresh: ItemState): ItemState {
-  const state = saved.state;
-  const encoded = state.dataEncoded;
-  const data =
-    typeof encoded === 'string' ? replayEntry({ encoded }, `data of item ${fresh.id}`) : state.data;
-  return restoreCheckpointState({ ...state, data } as unknown as ItemState, fresh.journal, fresh);
+  return restoreCheckpointState(saved.state as unknown as ItemState, fresh.journal, fresh);
 }
 
 /**

@@ -11,6 +11,8 @@ import { readFormatOneKeys } from './journal.ts';
 import type { Prepared } from './prepare.ts';
 import { emptyRecord } from './record.ts';
 import {
+  type CheckpointWarning,
+  checkedCheckpoint,
   endingOf,
   journalsFrom,
   placementOf,
@@ -40,6 +42,8 @@ export interface ResumedItems {
   readonly preDone: boolean;
   /** The pre phase that failed, when one did: its items all failed with it. */
   readonly preFailure?: PhaseError;
+  /** Checkpoints whose data was converted to its JSON form (see `checkedCheckpoint`), one warning each. */
+  readonly warnings: readonly CheckpointWarning[];
 }
 
 /** A recorded run that may be resumed, with the documents to resume it with. */
@@ -122,7 +126,8 @@ export async function recordedItems(
       `DAG '${prep.compiled.dag.id}' has no entrypoint; declare one`,
     );
   }
-  const checkpoints = await store.listCheckpoints(record.id);
+  const warnings: CheckpointWarning[] = [];
+  const checkpoints = (await store.listCheckpoints(record.id)).map((c) => checkedCheckpoint(c, warnings));
   const journals = journalsFrom(await store.listJournal(record.id));
   const book = new ResumeBook(new Map(checkpoints.map((c) => [c.itemId, c])));
   const input = Array.isArray(record.input) ? (record.input as unknown[]) : [];
@@ -152,9 +157,9 @@ export async function recordedItems(
   // the ending of the run's own phase item.
   const phase = checkpoints.find((c) => c.itemId === RUN_ITEM && c.ending?.kind === 'failure');
   const preDone = checkpoints.length > 0;
-  if (phase?.ending === undefined) return { states, starts, book, entry, preDone };
+  if (phase?.ending === undefined) return { states, starts, book, entry, preDone, warnings };
   const failed = endingOf(phase.ending, phase.position.placement);
-  if (failed.kind !== 'failed') return { states, starts, book, entry, preDone };
+  if (failed.kind !== 'failed') return { states, starts, book, entry, preDone, warnings };
   const preFailure: PhaseError = { placement: failed.placement, error: summarise(failed.error) };
-  return { states, starts, book, entry, preDone, preFailure };
+  return { states, starts, book, entry, preDone, preFailure, warnings };
 }

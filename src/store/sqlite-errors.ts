@@ -52,6 +52,18 @@ export function tooNew(file: string, version: number, supported: number): Switch
   );
 }
 
+/**
+ * `file`, opened read-only at an older schema version and read as that version lays it out, was moved
+ * forward by a writer since: its tables are no longer where this store reads them.
+ */
+export function schemaChanged(file: string, opened: number, now: number, cause: unknown): SwitchyardError {
+  return new SwitchyardError(
+    'E_STORE_SCHEMA_CHANGED',
+    `${file} moved from store schema version ${opened} to ${now} while it was open read-only; open it again`,
+    { cause },
+  );
+}
+
 /** `file` (or its folder) cannot be written; `runId` names the run a failed write was for. */
 export function readOnly(file: string, why: string, cause?: unknown, runId?: string): SwitchyardError {
   return new SwitchyardError(

@@ -24,8 +24,8 @@ export interface Migration {
  * b-tree a run's start and end write anyway, and adds `texts`: JSON texts many runs share (a document's
  * record, a policy), each kept once under the SHA-256 of its text, which a run's `dag`, `documents` or
  * `policy` column names as `#<hash>` (see `sqlite-texts.ts`), which a version 4 program would misread; a row
- * written before keeps its text in place. Checkpoints and journal entries keep a rowid, so they read back in the order they were first
- * written; an upsert keeps it.
+ * written before keeps its text in place. Checkpoints and journal entries keep a rowid, so they read back
+ * in the order they were first written; an upsert keeps it.
  */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {

@@ -9,7 +9,7 @@ import type { Database, Statement } from 'better-sqlite3';
 import { checkEventQuery, pageEvents } from './event-pages.ts';
 import { grantLease, renewedLease } from './lease.ts';
 import { decodeCursor, ENDED_STATUSES, encodeCursor, pageSize, statusFilter } from './query.ts';
-import { fromSqlite } from './sqlite-errors.ts';
+import { fromSqlite, schemaChanged } from './sqlite-errors.ts';
 import {
   assertWritable,
   isMemoryPath,
@@ -27,6 +27,7 @@ import {
   type RunRow,
   runFromRow,
 } from './sqlite-rows.ts';
+import { SCHEMA_VERSION } from './sqlite-schema.ts';
 import { prepareStatements, runListingSql, type Statements } from './sqlite-statements.ts';
 import { applyBatch, currentLease, putLease } from './sqlite-writes.ts';
 import { closed, unknownRun } from './store-errors.ts';
@@ -73,12 +74,15 @@ export class SqliteRunStore implements RunStore {
   private open = true;
   /** How long a call waits out another process's lock before SQLite refuses it (ms). */
   private readonly busyTimeoutMs: number;
+  /** The schema version the file had when opened: its statements read the tables of that version. */
+  private readonly version: number;
 
   /** Use {@link openSqliteStore}, which checks and migrates the file first. */
   constructor(opened: OpenedFile) {
     this.db = opened.db;
     this.location = opened.file;
     this.busyTimeoutMs = opened.options.busyTimeoutMs;
+    this.version = opened.version;
     this.sql = prepareStatements(this.db, opened.version);
     const sql = this.sql;
     const apply = this.db.transaction((batch: readonly StoreWrite[]) => applyBatch(sql, batch));
@@ -305,8 +309,26 @@ export class SqliteRunStore implements RunStore {
 
   /** The store error of a failure of a call (of a write for run `runId`, when it was for one). */
   private failure(error: unknown, runId?: string): unknown {
+    const moved = this.movedSince(error);
+    if (moved !== undefined) return schemaChanged(this.location, this.version, moved, error);
     const scene = { file: this.location, busyTimeoutMs: this.busyTimeoutMs, opening: false, runId };
     return fromSqlite(error, scene);
+  }
+
+  /**
+   * The schema version the file has now, when a statement failed on a file opened read-only at an older
+   * version that a writer has moved forward since (its table of leases is gone, say); else undefined.
+   */
+  private movedSince(error: unknown): number | undefined {
+    if (this.version >= SCHEMA_VERSION || (error as { code?: unknown } | null)?.code !== 'SQLITE_ERROR') {
+      return undefined;
+    }
+    try {
+      const now = this.db.pragma('user_version', { simple: true });
+      return typeof now === 'number' && now !== this.version ? now : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Runs `fn` in an immediate transaction, so that a read and the write it decides are one step. */

@@ -3,9 +3,9 @@
  * three executors (in memory, durable over SQLite, distributed over BullMQ on the test Redis) with the same
  * nodes, items and policy, must give the same normal form (see `normalise.ts`); the gathers the oracle knows
  * must give what the reducers promise, in every executor (see `oracle.ts`); and both dispatchers must refuse
- * the same bad options alike, with the same code and message (see `bad-options.ts`). Tests of known drift
- * are expected to fail until the drift is fixed; a fixed one then fails as "passed unexpectedly": remove
- * its line from KNOWN_DRIFT.
+ * the same bad options alike, with the same code and message (see `bad-options.ts`). Tests of known
+ * drift are expected to fail until the drift is fixed; a fixed one then fails as "passed unexpectedly":
+ * remove its line from KNOWN_DRIFT.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -7,9 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
+import { encodeStepValue } from '../../src/runtime/journal-value.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { NOT_PLAIN, plainCopy } from '../../src/runtime/plain-copy.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
+import type { RunStore } from '../../src/store/types.ts';
 
 const document = dag('urn:test:state-values', { name: 'state values', version: '1' })
   .budget('again', 1)
@@ -104,6 +106,53 @@ describe('values JSON cannot hold in a durable run', () => {
       expect((await store.getRun(kind))?.status).toBe('failed');
     });
   }
+});
+
+describe('a checkpoint that keeps data in devalue form (written before the item-data contract)', () => {
+  it('resumes its item with the data as JSON holds it, and warns naming the checkpoint', async () => {
+    const store = createMemoryStore();
+    const clock = createVirtualClock({ auto: true, wallStart: 1_000_000 });
+    const stop = new AbortController();
+    const first = await createDispatcher({ nodes: nodes('reason'), store, clock, policy }).run(
+      document,
+      {},
+      {
+        runId: 'old',
+        signal: stop.signal,
+        onEvent: (event) => {
+          if (event.type === 'retry.scheduled') stop.abort();
+        },
+      },
+    );
+    expect(first.status).toBe('aborted');
+    // The store as an engine without the contract left it: the item's data with a BigInt and a Date, kept
+    // in devalue's text form.
+    const old = encodeStepValue({ big: 12345678901234567890n, when: new Date(Date.UTC(2026, 11, 1)) });
+    const oldStore: RunStore = Object.create(store);
+    oldStore.listCheckpoints = async (runId) =>
+      (await store.listCheckpoints(runId)).map((c) => {
+        const { data: _data, ...state } = c.state;
+        return { ...c, state: { ...state, data: null, dataEncoded: (old as { encoded: string }).encoded } };
+      });
+    const warnings: unknown[] = [];
+    const resumed = await createDispatcher({ nodes: nodes('reason'), store: oldStore, clock, policy }).resume(
+      'old',
+      { onEvent: (event) => (event.type === 'warning' ? warnings.push(event) : undefined) },
+    );
+    expect(resumed.failures).toEqual([]);
+    expect(resumed.status).toBe('completed');
+    expect(resumed.items[0]?.data).toEqual({ big: '12345678901234567890', when: '2026-12-01T00:00:00.000Z' });
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        code: 'W_CHECKPOINT_DATA_CONVERTED',
+        item: '1',
+        placement: 'check',
+        message: expect.stringMatching(
+          /^the checkpoint of item 1 at placement 'check' holds a BigInt at \/big, .*goes on with its data as JSON holds it/u,
+        ),
+      }),
+    ]);
+  });
 });
 
 describe('plainCopy, the first try of a checkpoint', () => {

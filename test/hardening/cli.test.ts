@@ -268,12 +268,39 @@ describe('run --json with values JSON cannot hold', () => {
         '--input',
         '{"topic":"whales","weird":true}',
         '--json',
+        '--events',
+        'weird.jsonl',
       ],
       dir,
     );
+    const events = (await readFile(join(dir, 'weird.jsonl'), 'utf8'))
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // The breach is compose's error (E_ITEM_DATA, naming the placement and the value), and its error route
+    // (a salvage) is what the item takes.
+    const composeEnd = events.find((e) => e.type === 'placement.end' && e.placement === 'compose');
+    expect(composeEnd).toMatchObject({
+      output: 'error',
+      error: {
+        code: 'E_ITEM_DATA',
+        message: expect.stringMatching(
+          /^the node at placement 'compose' left item data that holds a BigInt at \/big,/u,
+        ),
+      },
+    });
+    const routes = events.filter((e) => e.type === 'route' || e.type === 'salvage');
+    expect(routes.map((e) => [e.type, e.from, e.output, e.to])).toEqual([
+      ['route', 'compose', 'error', 'salvage'],
+      ['salvage', 'compose', undefined, 'salvage'],
+      ['route', 'salvage', 'salvaged', 'salvaged'],
+    ]);
     expect(result.err).toBe('');
     expect(result.code).toBe(0);
-    const printed = JSON.parse(result.out) as { items: { data: Record<string, unknown> }[] };
+    const printed = JSON.parse(result.out) as {
+      items: { terminal: string; data: Record<string, unknown> }[];
+    };
+    expect(printed.items[0]?.terminal).toBe('salvaged');
     const data = printed.items[0]?.data;
     expect(data).toMatchObject({
       topic: 'whales',

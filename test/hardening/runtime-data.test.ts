@@ -394,6 +394,22 @@ describe('item data is copied where it must not be shared', () => {
     });
   });
 
+  it('saved states whose data is no object are refused as an input item is, whatever the value', async () => {
+    const dispatcher = createDispatcher({ nodes: [append], clock: virtualClock() });
+    const first = await dispatcher.run(appendDag, { nested: { list: [] } });
+    const saved = first.items[0]?.state;
+    if (saved === undefined) throw new Error('no state');
+    for (const data of [5, null, [1], 'text', undefined]) {
+      const run = dispatcher.run(appendDag, {}, { resume: [{ ...saved, data } as unknown as typeof saved] });
+      await expect(run).rejects.toMatchObject({
+        code: 'E_ITEM_DATA',
+        message: expect.stringMatching(
+          /^resume\[0\]\.data is (a number|null|an array|a string|undefined), which item data cannot be \(it must be a plain object\); give the item a plain object of data$/u,
+        ),
+      });
+    }
+  });
+
   it("a resumed run never writes into the caller's checkpoint objects", async () => {
     const dispatcher = createDispatcher({ nodes: [append], clock: virtualClock() });
     const first = await dispatcher.run(appendDag, { nested: { list: [] } });

@@ -162,6 +162,21 @@ describe('what item data normalises as JSON does', () => {
     expect('gone' in input).toBe(true);
   });
 
+  it('reads each value of admitted data once, or checks the copy it made: a getter cannot answer the check and the copy otherwise', () => {
+    /** An object whose `n` is 1 when first read and a BigInt after. */
+    const shifty = (): Record<string, unknown> => {
+      let reads = 0;
+      const data: Record<string, unknown> = { a: 'x' };
+      Object.defineProperty(data, 'n', { enumerable: true, get: () => (reads++ === 0 ? 1 : 2n) });
+      return data;
+    };
+    // The common shape: checked and copied in one pass, with the value it read.
+    expect(admitItemData(shifty(), 'items[0]')).toEqual({ a: 'x', n: 1 });
+    // Data the full walk checks (two nested objects): the copy is checked again.
+    const deep = { one: { two: { three: 1 } }, inner: shifty() };
+    expect(() => admitItemData(deep, 'items[1]')).toThrow(/^items\[1\] holds a BigInt at \/inner\/n,/u);
+  });
+
   it('replaces refused data by its JSON form, which is item data', () => {
     const item: { data: unknown } = {
       data: { n: 10n, when: new Date(0), f: () => 1, m: new Map([['a', 1]]) },

@@ -276,6 +276,29 @@ describe('migrations', () => {
     migrated.close();
   });
 
+  it('tell a reader opened read-only at version 4 to open the file again once a writer moved it forward', async () => {
+    const file = join(folder.dir, 'v4-moved.db');
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(file);
+    migrate(old, 4);
+    old.pragma('journal_mode = WAL');
+    old.close();
+    const reader = await openSqliteStore(file, { readonly: true });
+    expect(await reader.getLease('r1')).toBeUndefined();
+    const writer = await openSqliteStore(file);
+    expect(writer.pragmas().userVersion).toBe(SCHEMA_VERSION);
+    await writer.close();
+    const error = await reader.getLease('r1').then(
+      () => undefined,
+      (e: Error & { code?: unknown }) => e,
+    );
+    expect(error?.code).toBe('E_STORE_SCHEMA_CHANGED');
+    expect(error?.message).toBe(
+      `${file} moved from store schema version 4 to ${SCHEMA_VERSION} while it was open read-only; open it again`,
+    );
+    await reader.close();
+  });
+
   it('run in one transaction: a failing step leaves the file at its old version with nothing half done', async () => {
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(join(folder.dir, 'half.db'));
