@@ -15,6 +15,7 @@ import { copyJson } from './copy.ts';
 import type { ItemState } from './item-state.ts';
 import { encodeStepValue } from './journal-value.ts';
 import { isPlain, NOT_PLAIN, plainCopy } from './plain-copy.ts';
+import { setOwn } from './record.ts';
 import type { ItemCarry } from './step.ts';
 
 /** The journal of every checkpoint: it is kept as step values, not in each checkpoint. */
@@ -57,12 +58,7 @@ export function snapshot(state: ItemState, carry: ItemCarry | undefined, ending 
 function countsCopy(counts: Readonly<Record<string, number>>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const key of Object.keys(counts)) {
-    const count = counts[key] as number;
-    if (key === '__proto__') {
-      Object.defineProperty(out, key, { value: count, enumerable: true, writable: true, configurable: true });
-    } else {
-      out[key] = count;
-    }
+    setOwn(out, key, counts[key] as number);
   }
   return out;
 }

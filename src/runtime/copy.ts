@@ -1,4 +1,5 @@
 import { SwitchyardError } from '../errors.ts';
+import { setOwn } from './record.ts';
 
 /** Past this depth the plain copy hands over to `structuredClone`, which also keeps cycles and shared parts. */
 const PLAIN_DEPTH = 256;
@@ -49,17 +50,7 @@ function copyValue(value: unknown, depth: number): unknown {
   if (proto === Object.prototype || proto === null) {
     const out: Record<string, unknown> = {};
     for (const key of Object.keys(value)) {
-      const copied = copyValue((value as Record<string, unknown>)[key], depth + 1);
-      if (key === '__proto__') {
-        Object.defineProperty(out, key, {
-          value: copied,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      } else {
-        out[key] = copied;
-      }
+      setOwn(out, key, copyValue((value as Record<string, unknown>)[key], depth + 1));
     }
     return out;
   }

@@ -2,6 +2,7 @@
  * The cheap first pass of the item-data check (see `item-data.ts`): it recognises the common shape of item
  * data, which has nothing to normalise, so that only other data gets the full walk.
  */
+import { setOwn } from './record.ts';
 
 /**
  * True for the common shape of item data, found in one cheap pass: an object whose prototype is
@@ -63,7 +64,7 @@ function flatCopyOf(data: unknown): Record<string, unknown> | undefined {
       if (v === undefined) return undefined;
       nested = true;
     } else if (!isPrimitive(v)) return undefined;
-    putKey(out, key, v);
+    setOwn(out, key, v);
   }
   return out;
 }
@@ -86,16 +87,9 @@ function flatChildCopy(value: object): unknown[] | Record<string, unknown> | und
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
     if (!isPrimitive(v)) return undefined;
-    putKey(out, key, v);
+    setOwn(out, key, v);
   }
   return out;
-}
-
-/** Sets `key` of `out`, an own key `__proto__` included (an assignment would set the prototype). */
-function putKey(out: Record<string, unknown>, key: string, v: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-  } else out[key] = v;
 }
 
 /** True for a plain object or dense array whose values are all JSON primitives. */

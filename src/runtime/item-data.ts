@@ -36,6 +36,7 @@ import {
   thrownText,
 } from './item-data-faults.ts';
 import { flatCopy, isFlat } from './item-data-flat.ts';
+import { setOwn } from './record.ts';
 
 export type { ItemDataFault } from './item-data-faults.ts';
 export { faultText, itemDataError } from './item-data-faults.ts';
@@ -264,17 +265,7 @@ function copyData(value: unknown): unknown {
   for (const key of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[key];
     if (v === undefined) continue;
-    const copied = copyData(v);
-    if (key === '__proto__') {
-      Object.defineProperty(out, key, {
-        value: copied,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    } else {
-      out[key] = copied;
-    }
+    setOwn(out, key, copyData(v));
   }
   return out;
 }

@@ -1,4 +1,5 @@
 /** What {@link plainCopy} returns for a value a JSON round trip would change. */
+import { setOwn } from './record.ts';
 export const NOT_PLAIN: unique symbol = Symbol('not plain JSON');
 
 /** Deeper than this, {@link plainCopy} gives up (a cycle, or data deeper than any checkpoint needs). */
@@ -36,10 +37,7 @@ function copy(value: unknown, depth: number): unknown {
   for (const key of Object.keys(value)) {
     const v = copy((value as Record<string, unknown>)[key], depth + 1);
     if (v === NOT_PLAIN) return NOT_PLAIN;
-    // Defined as an own property, so a key `__proto__` stays a key.
-    if (key === '__proto__')
-      Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[key] = v;
+    setOwn(out, key, v);
   }
   return out;
 }

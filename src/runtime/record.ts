@@ -41,3 +41,14 @@ export function recordFrom<T>(source: unknown, copy: (value: unknown) => T): Rec
   for (const key of Object.keys(source)) record[key] = copy((source as Record<string, unknown>)[key]);
   return record;
 }
+
+/**
+ * Sets `key` of `out` to `value` as an own enumerable property. An assignment to `__proto__` would set the
+ * object's prototype instead, so that one key is defined; every copy of item data, counts or checkpoints
+ * writes its keys through here.
+ */
+export function setOwn<T>(out: Record<string, T>, key: string, value: T): void {
+  if (key === '__proto__') {
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  } else out[key] = value;
+}
