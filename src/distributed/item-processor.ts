@@ -1,4 +1,6 @@
 import type { Queue } from 'bullmq';
+import type { Gates } from '../gates/gates.ts';
+import { LocalGates } from '../gates/local-gates.ts';
 import type { Redis } from 'ioredis';
 import type { GatherPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
@@ -84,6 +86,7 @@ export class ItemProcessor {
   private readonly faults: ProcessorFaults;
   private readonly clock: Clock;
   private readonly random: Random;
+  private readonly gates: Gates;
 
   constructor(setup: ProcessorSetup) {
     this.registry = setup.registry;
@@ -95,6 +98,7 @@ export class ItemProcessor {
     this.faults = setup.faults;
     this.clock = setup.clock;
     this.random = setup.random;
+    this.gates = new LocalGates(setup.clock);
   }
 
   /**
@@ -357,6 +361,7 @@ export class ItemProcessor {
       clock: this.clock,
       random: this.random,
       library: spec.library,
+      gates: this.gates,
       prepareDag: (dag) => admissions.root(dag),
       prepareIri: (iri) => admissions.iri(iri),
     };

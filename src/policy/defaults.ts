@@ -74,4 +74,5 @@ export const defaultPolicy: RuntimePolicy = deepFreeze({
   placements: {},
   run: { deadlineMs: undefined },
   classification: defaultClassification,
+  gates: {},
 });

@@ -3,6 +3,7 @@
  * the timing of one placement.
  */
 import { type Problem, SwitchyardError } from '../errors.ts';
+import { resolveGates } from '../gates/resolve.ts';
 import { DECORRELATED_DEFAULT_FACTOR } from './backoff.ts';
 import { deepFreeze, defaultPolicy } from './defaults.ts';
 import { validatePolicyInput } from './schema.ts';
@@ -105,6 +106,7 @@ export function resolvePolicy(input?: PolicyInput | RuntimePolicy): RuntimePolic
       deadlineMs: own(run, 'deadlineMs') ? (run.deadlineMs ?? undefined) : defaultPolicy.run.deadlineMs,
     },
     classification: { ...defaultPolicy.classification, ...input.classification },
+    gates: resolveGates(input.gates),
   });
   resolved.add(policy);
   if (input.defaults?.concurrency != null) defaultConcurrencyWritten.add(policy);

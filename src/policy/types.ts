@@ -1,3 +1,5 @@
+import type { GatePolicy, GatePolicyInput } from '../gates/types.ts';
+
 /**
  * Runtime policy: the timing of a run, kept out of the DAG document. Changing a policy never changes the
  * topology, and changing the topology never needs a policy change.
@@ -77,6 +79,8 @@ export interface RuntimePolicy {
     readonly deadlineMs: number | undefined;
   };
   readonly classification: ClassificationOptions;
+  /** Gates by name (see `gates/types.ts`); empty when the policy declares none. */
+  readonly gates: Readonly<Record<string, GatePolicy>>;
 }
 
 /** A policy as written in a file or passed by a caller: any part may be left out. */
@@ -86,6 +90,7 @@ export interface PolicyInput {
   readonly placements?: Readonly<Record<string, TimingOverride>>;
   readonly run?: { readonly deadlineMs?: number };
   readonly classification?: Partial<ClassificationOptions>;
+  readonly gates?: Readonly<Record<string, GatePolicyInput>>;
 }
 
 /** The time source and wait primitive a dispatcher uses; never the global timers. */

@@ -1,3 +1,4 @@
+import { LocalGates } from '../gates/local-gates.ts';
 import { randomInt, randomUUID } from 'node:crypto';
 import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
@@ -144,6 +145,7 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
   const policy = resolvePolicy(options.policy);
   const clock = withWallTime(options.clock ?? systemClock);
   const random = options.random ?? seededRandom(randomInt(0, 2 ** 32));
+  const gates = new LocalGates(clock);
   const environment = (library: DagLibrary | undefined): RunEnvironment => {
     const admissions = new Admissions(registry, library, policy);
     return {
@@ -152,6 +154,7 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       clock,
       random,
       library,
+      gates,
       prepareDag: (dag) => admissions.root(dag),
       prepareIri: (iri) => admissions.iri(iri),
     };

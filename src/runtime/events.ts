@@ -18,6 +18,9 @@ export type RunEvent =
   | ItemEndEvent
   | ItemFailedEvent
   | ItemCancelledEvent
+  | GateWaitEvent
+  | GateClosedEvent
+  | GateOpenedEvent
   | WarningEvent;
 
 interface Base {
@@ -145,6 +148,47 @@ export interface ItemCancelledEvent extends ItemBase {
 }
 
 /**
+ * An item waits at a gate of the runtime policy before its execution of `placement` starts: the gate's key
+ * is `closed`, its pace (`rate`) or its `concurrency` is full. `untilMs` is the wall time (ms since the
+ * epoch) the wait ends at the latest known now; absent for a concurrency wait, which ends when an
+ * execution under the key does. The wait spends no budget.
+ */
+export interface GateWaitEvent extends ItemBase {
+  readonly type: 'gate.wait';
+  readonly placement: string;
+  readonly gate: string;
+  readonly key: string;
+  readonly why: 'closed' | 'rate' | 'concurrency';
+  readonly untilMs?: number;
+}
+
+/**
+ * A gate's key closed: an execution under it (`item` at `placement`, when it was this run's) got a
+ * rate-limit answer. `untilMs` is the wall time it reopens; `hintMs` the Retry-After the answer carried,
+ * absent when the closing lasts the back-off instead.
+ */
+export interface GateClosedEvent extends Base {
+  readonly type: 'gate.closed';
+  readonly gate: string;
+  readonly key: string;
+  readonly untilMs: number;
+  readonly reason: string;
+  readonly hintMs?: number;
+  readonly item?: string;
+  readonly dag?: string;
+  readonly placement?: string;
+}
+
+/** A closed gate's key reopened (reported once its closing has passed, as the first waiting item goes on). */
+export interface GateOpenedEvent extends Base {
+  readonly type: 'gate.opened';
+  readonly gate: string;
+  readonly key: string;
+  /** How long it was closed, ms. */
+  readonly closedMs: number;
+}
+
+/**
  * Something the run worked around, with a stable code: `W_RETRY_AFTER_IGNORED`, a node's `retryAfter` that
  * is neither milliseconds ≥ 0 nor a header value, ignored in favour of the back-off;
  * `W_CHECKPOINT_DATA_CONVERTED`, a resumed item whose checkpoint held data item data cannot hold (a Date, a
@@ -179,5 +223,8 @@ export const EVENT_TYPES = [
   'item.end',
   'item.failed',
   'item.cancelled',
+  'gate.wait',
+  'gate.closed',
+  'gate.opened',
   'warning',
 ] as const satisfies readonly RunEvent['type'][];

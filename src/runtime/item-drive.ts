@@ -194,8 +194,8 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
   /**
    * A task placement. A node that answers with a promise gets one reaction, the item's own handlers, and
    * the item joins its scope's calls in flight, which the scope's abort abandons (see {@link abandon}):
-   * no promise, closure or abort listener of its own per call. Batch nodes and placements with a deadline
-   * go through {@link step}. Undefined: the item waits on its node.
+   * no promise, closure or abort listener of its own per call. Batch nodes, placements with a deadline and
+   * executions under a gate go through {@link step}. Undefined: the item waits on its node.
    */
   private task(): Transition | Promise<Transition> | undefined {
     const run = this.run;
@@ -203,7 +203,12 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
     const at = this.at;
     const state = this.state;
     const node = prep.nodes[at.index];
-    if (node === undefined || node.batch !== undefined || prep.timings[at.index]?.deadlineMs !== undefined) {
+    if (
+      node === undefined ||
+      node.batch !== undefined ||
+      prep.timings[at.index]?.deadlineMs !== undefined ||
+      prep.gates[at.index] !== undefined
+    ) {
       return step(run, this.prep, this.state, this.at, this.carry);
     }
     const slot = run.semaphoreOf(prep, at);

@@ -83,6 +83,11 @@ export interface NodeDefinition<O extends string = string, S = unknown> {
   /** Receives every item waiting at the placement, up to `maxBatch`; returns one result per item. */
   readonly batch?: (items: readonly ItemView[], ctx: BatchContext<S>) => Promise<readonly NodeResult<O>[]>;
   readonly maxBatch?: number;
+  /**
+   * The finer key of the policy's gate this execution passes (one per model or API key, say `gpt-4o-mini`),
+   * when the gate declares `keys`; undefined: the gate's own key. Called before each execution.
+   */
+  readonly gateKey?: (item: ItemView) => string | undefined;
 }
 
 /**

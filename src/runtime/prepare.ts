@@ -1,3 +1,5 @@
+import { gateOfPlacement } from '../gates/resolve.ts';
+import type { GatePolicy } from '../gates/types.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import type { CompiledDag } from '../graph/compile.ts';
 import { timingFor } from '../policy/resolve.ts';
@@ -13,6 +15,8 @@ export interface Prepared {
   readonly nodes: readonly (NodeDefinition | undefined)[];
   /** By placement index: the node IRI the placement names, if any. */
   readonly nodeIris: readonly (string | undefined)[];
+  /** By placement index: the gate of the policy a task's or node-bodied scatter's executions pass through. */
+  readonly gates: readonly (GatePolicy | undefined)[];
 }
 
 /** True when `value` is already a compiled DAG rather than a model. */
@@ -32,6 +36,11 @@ export function prepare(compiled: CompiledDag, policy: RuntimePolicy, registry: 
     nodeIris,
     timings: compiled.placements.map((p, i) => timingFor(policy, compiled.dag.id, p.key, nodeIris[i])),
     nodes: nodeIris.map((iri) => (iri === undefined ? undefined : registry.get(iri))),
+    gates: compiled.placements.map((p, i) =>
+      nodeIris[i] === undefined || p.placement.kind === 'phase'
+        ? undefined
+        : gateOfPlacement(policy.gates, compiled.dag.id, p, nodeIris[i]),
+    ),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Gates } from '../gates/gates.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
@@ -33,6 +34,8 @@ export interface RunEnvironment {
   readonly clock: Clock;
   readonly random: Random;
   readonly library: DagLibrary | undefined;
+  /** The gates of the policy, shared by every run of the dispatcher. */
+  readonly gates: Gates;
   /** The prepared form of a library document, or undefined when the library lacks it. */
   prepareIri(iri: string): Prepared | undefined;
   /** The prepared form of a model. */

@@ -2,6 +2,7 @@ import type { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { classifyError } from '../policy/classify.ts';
 import { batcherOf } from './batch.ts';
+import { throughGate } from './gated-task.ts';
 import { type ClassifiedError, engineError, withEngineCode } from './error-summary.ts';
 import {
   ExecutionContext,
@@ -41,7 +42,8 @@ export function toOutcome(run: RunContext, result: NodeResult | undefined, place
 /**
  * Runs the node of placement `at` for one item: synchronously when the node answers synchronously, else
  * racing its promise against the placement deadline and the run signal. Batch nodes go through the
- * placement's batcher. Throws the run signal's reason instead of calling the node once the run is stopped.
+ * placement's batcher. An execution under a gate of the policy waits at it first (see `gated-task.ts`).
+ * Throws the run signal's reason instead of calling the node once the run is stopped.
  */
 export function runTask(
   run: RunContext,
@@ -61,10 +63,26 @@ export function runTask(
     };
   }
   if (node.batch !== undefined) return batcherOf(run, prep, at, node).submit(state, visit, run);
+  const gate = prep.gates[at.index];
+  const call = (deadlineMs: number | undefined) => callNode(run, prep, at, state, visit, node, deadlineMs);
+  if (gate !== undefined) return throughGate(run, prep, at, state, node, gate, call);
+  return call(prep.timings[at.index]?.deadlineMs);
+}
+
+/** Calls `node` for one item under the run's signal and `deadlineMs`, as {@link runTask} says. */
+function callNode(
+  run: RunContext,
+  prep: Prepared,
+  at: CompiledPlacement,
+  state: ItemState,
+  visit: number,
+  node: NodeDefinition,
+  deadlineMs: number | undefined,
+): TaskOutcome | Promise<TaskOutcome> {
   // An aborted run calls no more nodes, whatever path reached this execution.
   if (run.stopReason !== undefined) throw run.signal.reason;
   run.count('executions');
-  const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
+  const scope = scopeOf(run, deadlineMs);
   const dagId = prep.compiled.dag.id;
   const ctx = new ExecutionContext(
     scope,
