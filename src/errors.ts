@@ -41,10 +41,12 @@ export type ProblemCode =
   | 'E_POLICY_UNKNOWN_KEY'
   | 'E_GATE_OVERLAP'
   | 'E_GATE_KEYS'
+  | 'E_GATE_RATE'
   | 'W_UNUSED_BUDGET'
   | 'W_DUPLICATE_ID'
   | 'W_UNROUTED_OUTPUT'
-  | 'W_NO_COMPLETED_TERMINAL';
+  | 'W_NO_COMPLETED_TERMINAL'
+  | 'W_GATE_UNKNOWN_MEMBER';
 
 /** Failures at run time and of the command line, beyond document problems. */
 export type RuntimeCode =

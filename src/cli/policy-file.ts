@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
+import { gateMemberProblems } from '../gates/members.ts';
 import { documentsInScope, unknownPolicyKeys } from '../policy/keys.ts';
 import { type PolicyFile, parsePolicyText, readPolicyFile } from '../policy/load.ts';
 import type { RuntimePolicy } from '../policy/types.ts';
@@ -31,25 +32,26 @@ export interface PolicyTarget {
   readonly library?: DagLibrary;
 }
 
+/** A policy file as read for a command: the file, its path as the user sees it, and the command's IO. */
+export interface ReadPolicy {
+  readonly read: PolicyFile;
+  readonly absolute: string;
+  readonly shown: string;
+  readonly io: PolicyIO;
+}
+
 /**
- * Loads the policy file at `path` (resolved against `where`, a folder or a command's IO; `-` is standard
- * input, for an IO) for `target`: its messages name the path as the user would see it, and
- * every override key naming no placement or node of the document (and of those it embeds) is an
- * `E_POLICY_UNKNOWN_KEY` error at its line and column, with a "did you mean" when a name is close.
+ * Reads the policy file at `path` (resolved against `where`, a folder or a command's IO; `-` is standard
+ * input, for an IO) as `readPolicyFile` does, its messages naming the path as the user would see it.
  */
-export async function loadPolicyFor(
-  path: string,
-  where: PolicyIO | string,
-  target: PolicyTarget,
-): Promise<RuntimePolicy> {
+export async function readPolicyAt(path: string, where: PolicyIO | string): Promise<ReadPolicy> {
   // A folder alone (the viewer's callers) reads files only.
   const io: PolicyIO = typeof where === 'string' ? { cwd: where, err: () => {} } : where;
-  const { cwd } = io;
-  const absolute = isDash(path) ? STDIN_NAME : resolve(cwd, path);
-  const shown = displayPath(absolute, cwd);
-  let read: PolicyFile;
+  const absolute = isDash(path) ? STDIN_NAME : resolve(io.cwd, path);
+  const shown = displayPath(absolute, io.cwd);
   try {
-    read = isDash(path) ? await readPolicyStdin(io) : await readPolicyFile(absolute);
+    const read = isDash(path) ? await readPolicyStdin(io) : await readPolicyFile(absolute);
+    return { read, absolute, shown, io };
   } catch (error) {
     if (!isSwitchyardError(error)) throw error;
     // A missing file reads as every missing file a command names does.
@@ -59,18 +61,42 @@ export async function loadPolicyFor(
         : error.message.replaceAll(absolute, shown);
     throw new SwitchyardError(error.code, message, { cause: error, problems: error.problems });
   }
-  const problems = unknownPolicyKeys(read.input, documentsInScope(target.dag, target.library), {
-    file: absolute,
-    locate: read.locate,
-  });
-  if (problems.length > 0) {
+}
+
+/**
+ * Loads the policy file at `path` (as {@link readPolicyAt}) for `target`: every override key naming no
+ * placement or node of the document (and of those it embeds) is an `E_POLICY_UNKNOWN_KEY` error at its
+ * line and column, with a "did you mean" when a name is close; a placement whose gate the policy cannot
+ * tell (`E_GATE_OVERLAP`) is an error there too, and a gate member naming nothing a
+ * `W_GATE_UNKNOWN_MEMBER` warning on `io.err`.
+ */
+export async function loadPolicyFor(
+  path: string,
+  where: PolicyIO | string,
+  target: PolicyTarget,
+): Promise<RuntimePolicy> {
+  const { read, absolute, shown, io } = await readPolicyAt(path, where);
+  const { cwd } = io;
+  const dags = documentsInScope(target.dag, target.library);
+  const source = { file: absolute, locate: read.locate };
+  const gates = gateMemberProblems(read.input, dags, source);
+  const problems = [
+    ...unknownPolicyKeys(read.input, dags, source),
+    ...gates.filter((p) => p.severity === 'error'),
+  ];
+  const first = problems[0];
+  if (first !== undefined) {
     // One problem is the whole message; several print one a line with a summary (see main.ts).
     const message =
       problems.length === 1
-        ? formatProblem(problems[0] as (typeof problems)[number], cwd)
-        : `${shown}: ${problems.length} override keys name nothing in ${target.dag.id}`;
-    throw new SwitchyardError('E_POLICY_UNKNOWN_KEY', message, { problems });
+        ? formatProblem(first, cwd)
+        : first.code === 'E_POLICY_UNKNOWN_KEY'
+          ? `${shown}: ${problems.length} override keys name nothing in ${target.dag.id}`
+          : `${shown}: ${problems.length} problems with ${target.dag.id}`;
+    throw new SwitchyardError(first.code, message, { problems });
   }
+  // A gate member naming nothing here may name a placement of another document the dispatcher runs.
+  for (const warning of gates) if (warning.severity === 'warning') io.err(formatProblem(warning, cwd));
   return read.policy;
 }
 

@@ -4,6 +4,7 @@
  */
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import { compileKeys, gatePolicyProblems } from './check.ts';
 import type { GatePolicy, GatePolicyInput, GateRef } from './types.ts';
 
 /** Statuses that close a gate unless its policy says otherwise. */
@@ -13,32 +14,19 @@ export const DEFAULT_CLOSE_ON = Object.freeze({
 });
 
 /**
- * Every gate of `input` with its defaults, in a null-prototype map. Throws `E_GATE_OVERLAP` when a
- * placement or node is listed by two gates (an execution passes through one gate), `E_GATE_KEYS` when a
- * gate's `keys` is not a regular expression.
+ * Every gate of `input` with its defaults, in a null-prototype map. Throws the first problem
+ * {@link gatePolicyProblems} finds: `E_GATE_OVERLAP` when a placement or node is listed by two gates (an
+ * execution passes through one gate), `E_GATE_KEYS` when a gate's `keys` is not a regular expression,
+ * `E_GATE_RATE` when a rate has no finite pace.
  */
 export function resolveGates(
   input: Readonly<Record<string, GatePolicyInput>> | undefined,
 ): Record<string, GatePolicy> {
+  const problems = gatePolicyProblems(input);
+  const first = problems[0];
+  if (first !== undefined) throw new SwitchyardError(first.code, first.message, { problems });
   const gates: Record<string, GatePolicy> = Object.create(null);
-  const owner = new Map<string, string>();
   for (const [name, gate] of Object.entries(input ?? {})) {
-    for (const [what, list] of [
-      ['placement', gate.placements ?? []],
-      ['node', gate.nodes ?? []],
-    ] as const) {
-      for (const member of list) {
-        const other = owner.get(`${what} ${member}`);
-        if (other !== undefined) {
-          throw new SwitchyardError(
-            'E_GATE_OVERLAP',
-            `${what} '${member}' is listed by gates '${other}' and '${name}'; an execution passes through one gate: list it under one of them`,
-          );
-        }
-        owner.set(`${what} ${member}`, name);
-      }
-    }
-    if (gate.keys !== undefined) keyPattern(name, gate.keys);
     gates[name] = {
       name,
       placements: [...(gate.placements ?? [])],
@@ -66,14 +54,9 @@ const patterns = new Map<string, RegExp>();
 export function keyPattern(gate: string, keys: string): RegExp {
   let found = patterns.get(keys);
   if (found === undefined) {
-    try {
-      found = new RegExp(`^(?:${keys})$`, 'u');
-    } catch (error) {
-      throw new SwitchyardError(
-        'E_GATE_KEYS',
-        `gate '${gate}' has keys ${JSON.stringify(keys)}, which is not a regular expression (${(error as Error).message}); write one such as '^gpt-[a-z0-9.-]+$'`,
-      );
-    }
+    const compiled = compileKeys(gate, keys);
+    if (typeof compiled === 'string') throw new SwitchyardError('E_GATE_KEYS', compiled);
+    found = compiled;
     patterns.set(keys, found);
   }
   return found;
@@ -82,7 +65,7 @@ export function keyPattern(gate: string, keys: string): RegExp {
 /**
  * The gate the executions of placement `at` (of document `dagId`, placing node `nodeIri`) pass through:
  * the gate listing `<dagId>#<key>` or `<key>`, else the one listing the node. `E_GATE_OVERLAP` when the
- * placement is listed by one gate and its node by another.
+ * placement is listed by one gate and its node by another, or by two gates (once bare, once with its IRI).
  */
 export function gateOfPlacement(
   gates: Readonly<Record<string, GatePolicy>>,
@@ -94,8 +77,15 @@ export function gateOfPlacement(
   let byNode: GatePolicy | undefined;
   for (const name in gates) {
     const gate = gates[name] as GatePolicy;
-    if (gate.placements.includes(`${dagId}#${at.key}`) || gate.placements.includes(at.key))
+    if (gate.placements.includes(`${dagId}#${at.key}`) || gate.placements.includes(at.key)) {
+      if (byPlacement !== undefined) {
+        throw new SwitchyardError(
+          'E_GATE_OVERLAP',
+          `placement '${at.key}' of ${dagId} is listed by gates '${byPlacement.name}' and '${name}' (one as '${at.key}', the other as '${dagId}#${at.key}'); an execution passes through one gate: list it under one of them`,
+        );
+      }
       byPlacement = gate;
+    }
     if (nodeIri !== undefined && gate.nodes.includes(nodeIri)) byNode = gate;
   }
   if (byPlacement !== undefined && byNode !== undefined && byPlacement !== byNode) {

@@ -66,19 +66,24 @@ export function closest(name: string, candidates: Iterable<string>): string | un
   return best;
 }
 
-function escapePointer(segment: string): string {
+/** A key as one segment of a JSON pointer (RFC 6901). */
+export function escapePointer(segment: string): string {
   return segment.replace(/~/gu, '~0').replace(/\//gu, '~1');
 }
 
 /** The names a policy may use for the documents in scope, and how to say which documents those are. */
-interface Names {
+export interface Names {
   readonly keys: ReadonlySet<string>;
   readonly qualified: ReadonlySet<string>;
   readonly nodes: ReadonlySet<string>;
   readonly scope: string;
 }
 
-function namesOf(dags: readonly Dag[]): Names {
+/**
+ * The placement keys, `<dag IRI>#<key>` names and node IRIs of `dags`; `scope` says which documents those
+ * are in messages (by default the first, and the documents it embeds).
+ */
+export function namesOf(dags: readonly Dag[], scope?: string): Names {
   const keys = new Set<string>();
   const qualified = new Set<string>();
   const nodes = new Set<string>();
@@ -89,8 +94,9 @@ function namesOf(dags: readonly Dag[]): Names {
       if ('node' in p && p.node !== undefined) nodes.add(p.node);
     }
   }
-  const scope = `${dags[0]?.id ?? 'the document'}${dags.length > 1 ? ' or the documents it embeds' : ''}`;
-  return { keys, qualified, nodes, scope };
+  const said =
+    scope ?? `${dags[0]?.id ?? 'the document'}${dags.length > 1 ? ' or the documents it embeds' : ''}`;
+  return { keys, qualified, nodes, scope: said };
 }
 
 /** Why `key` of `placements` names nothing (undefined when it names a placement); `suggest` adds a guess. */
@@ -135,7 +141,7 @@ const MAX_SUGGESTIONS = 20;
  * Every override key of `policy` as written (the parsed file, so that a `__proto__` key is seen too) that names no placement (bare, or `<dag IRI>#<key>`) or node of `dags` (the
  * documents a run can reach, see {@link documentsInScope}), as `E_POLICY_UNKNOWN_KEY` errors with their
  * pointer into the policy, line and column when `source` can locate them, and a "did you mean" when a name
- * is close.
+ * is close. `scope` says which documents `dags` are in messages (see {@link namesOf}).
  * @example
  * const problems = unknownPolicyKeys(policy, documentsInScope(dag, library));
  */
@@ -143,9 +149,10 @@ export function unknownPolicyKeys(
   policy: Pick<PolicyInput, 'nodes' | 'placements'>,
   dags: readonly Dag[],
   source: ProblemSource = {},
+  scope?: string,
 ): Problem[] {
   const problems: Problem[] = [];
-  const names = namesOf(dags);
+  const names = namesOf(dags, scope);
   const report = (section: 'nodes' | 'placements', key: string) => {
     const suggest = problems.length < MAX_SUGGESTIONS;
     const message =

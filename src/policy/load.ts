@@ -6,6 +6,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import { parseJson } from '../document/parse-json.ts';
 import { problem, SwitchyardError } from '../errors.ts';
+import { gatePolicyProblems } from '../gates/check.ts';
 import { policyErrorMessage, resolvePolicy } from './resolve.ts';
 import { validatePolicyInput } from './schema.ts';
 import type { PolicyInput, RuntimePolicy } from './types.ts';
@@ -59,7 +60,8 @@ export async function readPolicyFile(path: string): Promise<PolicyFile> {
 
 /**
  * A policy from its text, as {@link readPolicyFile} reads a file: strict JSON checked against the schema;
- * `file` names it in problems (a path, or `<stdin>`). Throws `E_POLICY` listing every problem.
+ * `file` names it in problems (a path, or `<stdin>`). Throws `E_POLICY` listing every problem, or the code
+ * of the first problem of its gates (`E_GATE_OVERLAP`, `E_GATE_KEYS`, `E_GATE_RATE`) listing those.
  */
 export function parsePolicyText(text: string, file: string): PolicyFile {
   const parsed = parseJson(text, file);
@@ -73,6 +75,14 @@ export function parsePolicyText(text: string, file: string): PolicyFile {
     });
   }
   const input = parsed.value as PolicyInput;
+  // What the schema cannot say of gates, at its line here rather than without one from resolvePolicy.
+  const gates = gatePolicyProblems(input.gates, { file, locate: parsed.locate });
+  const first = gates[0];
+  if (first !== undefined) {
+    throw new SwitchyardError(first.code, `${file}: ${policyErrorMessage(gates, 'the policy')}`, {
+      problems: gates,
+    });
+  }
   return { file, policy: resolvePolicy(input), input, locate: parsed.locate };
 }
 
