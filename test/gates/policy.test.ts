@@ -70,7 +70,9 @@ describe('gate problems of a policy as written', () => {
       '{"gates":{"__proto__":{"placements":["__proto__"],"nodes":["constructor"]},"constructor":{"placements":["toString"],"nodes":[]},"empty":{"placements":[],"nodes":[]}}}';
     const { policy, input } = parsePolicyText(text, 'p.json');
     expect(Object.keys(policy.gates).sort()).toEqual(['__proto__', 'constructor', 'empty']);
-    expect(policy.gates.__proto__?.placements).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(policy.gates, '__proto__')?.value.placements).toEqual([
+      '__proto__',
+    ]);
     expect(Object.getPrototypeOf({})).toBe(Object.prototype);
     const problems = gateMemberProblems(input, [chain]);
     expect(problems.map((p) => [p.code, p.pointer])).toEqual([
