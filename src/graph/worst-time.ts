@@ -3,11 +3,14 @@
  * every retry waits the longest delay the policy allows.
  */
 import type { Dag, DagLibrary, Placement, ScatterPlacement } from '../document/model.ts';
+import { gateOfPlacement } from '../gates/resolve.ts';
+import type { GatePolicy } from '../gates/types.ts';
 import { maxBackoffDelay } from '../policy/backoff.ts';
 import { timingFor } from '../policy/resolve.ts';
 import type { RuntimePolicy, TimingPolicy } from '../policy/types.ts';
 import { type Bounds, computeBounds, countOf } from './bounds.ts';
-import { type CompiledDag, compile } from './compile.ts';
+import { type CompiledDag, type CompiledPlacement, compile } from './compile.ts';
+import { GATE_FLOOR_MS, type GatedPlacement, type GateWait, gateWaits } from './gate-waits.ts';
 
 /** The worst-case time of a run of one item, with its parts. */
 export interface WorstCaseTime {
@@ -26,6 +29,12 @@ export interface WorstCaseTime {
   readonly backoffMs: bigint;
   /** True when the run deadline is below the sum of the parts and so bounds `totalMs`. */
   readonly cappedByRunDeadline: boolean;
+  /**
+   * Every placement whose executions pass a gate of the policy, in the document and those it embeds. Their
+   * waits are inside their deadlines, so inside `perPlacement` (see `gate-waits.ts`); `visits` counts the
+   * executions per run of the placement's own document.
+   */
+  readonly gateWaits: readonly GateWait[];
 }
 
 /** Attempts beyond this are bounded by the largest possible delay instead of computed one by one. */
@@ -58,7 +67,20 @@ interface Context {
   readonly policy: RuntimePolicy;
   readonly library: DagLibrary | undefined;
   readonly visiting: Set<string>;
+  /** Gated placements met so far, by `<dag IRI>#<key>` (a document embedded twice is met twice). */
+  readonly gated: Map<string, GatedPlacement>;
 }
+
+/** The gate the executions of a placement pass: tasks and node-bodied scatters (see runtime/prepare.ts). */
+function gateOf(dag: Dag, at: CompiledPlacement, context: Context): GatePolicy | undefined {
+  const { placement } = at;
+  if (placement.kind !== 'task' && placement.kind !== 'scatter') return undefined;
+  if (placement.node === undefined) return undefined;
+  return gateOfPlacement(context.policy.gates, dag.id, at, placement.node);
+}
+
+/** The longest one execution takes beyond its deadline: the 1 ms a gate lets a late start have. */
+const overrun = (gate: GatePolicy | undefined): bigint => (gate === undefined ? 0n : BigInt(GATE_FLOOR_MS));
 
 type Part = { readonly ms: bigint } | { readonly reason: string };
 
@@ -82,14 +104,25 @@ function partsOf(compiled: CompiledDag, bounds: Bounds, context: Context): Parts
   const perChild = new Map<string, bigint>();
   const reasons: string[] = [];
   let sum = 0n;
-  for (const { placement } of compiled.placements) {
+  for (const at of compiled.placements) {
+    const { placement } = at;
+    const gate = gateOf(dag, at, context);
     if (placement.kind === 'scatter') {
       const child = childOfScatter(placement, timing(placement), context);
-      if ('ms' in child) perChild.set(placement.key, child.ms);
+      if ('ms' in child) perChild.set(placement.key, child.ms + overrun(gate));
     }
     const executions = countOf(bounds.perPlacement, placement.key);
     if (executions === 0n) continue;
-    const part = executionTime(dag, placement, timing(placement), context);
+    if (gate !== undefined) {
+      context.gated.set(`${dag.id}#${placement.key}`, {
+        gate,
+        dag: dag.id,
+        placement: placement.key,
+        visits: executions,
+        timing: timing(placement),
+      });
+    }
+    const part = executionTime(dag, placement, timing(placement), context, overrun(gate));
     if ('reason' in part) reasons.push(part.reason);
     else if (executions === null) {
       reasons.push(`placement '${placement.key}' has no bound on its executions`);
@@ -138,8 +171,17 @@ function childOfScatter(placement: ScatterPlacement, timing: TimingPolicy, conte
     : { ms: wholeMs(timing.deadlineMs) };
 }
 
-/** The longest one execution of a placement can take; embed and scatter placements have no deadline of their own. */
-function executionTime(dag: Dag, placement: Placement, timing: TimingPolicy, context: Context): Part {
+/**
+ * The longest one execution of a placement can take, its gate's wait included (`overrun`: what a gated
+ * execution may take beyond its deadline); embed and scatter placements have no deadline of their own.
+ */
+function executionTime(
+  dag: Dag,
+  placement: Placement,
+  timing: TimingPolicy,
+  context: Context,
+  overrun: bigint,
+): Part {
   const deadline = timing.deadlineMs;
   switch (placement.kind) {
     case 'terminal':
@@ -149,7 +191,7 @@ function executionTime(dag: Dag, placement: Placement, timing: TimingPolicy, con
     case 'phase':
       return deadline === undefined
         ? { reason: `placement '${placement.key}' has no deadline; set deadlineMs for it in the policy` }
-        : { ms: wholeMs(deadline) };
+        : { ms: wholeMs(deadline) + overrun };
     case 'scatter':
       return {
         reason: `scatter '${placement.key}' fans out over a list whose length is not known statically; set run.deadlineMs in the policy to bound the run`,
@@ -182,7 +224,10 @@ function childTime(iri: string, context: Context): Part {
 /**
  * Worst-case time of one item's run: Σ executions × deadline over the placements, plus for every budget the
  * longest waits of all its spends (back-off, or the Retry-After cap when hints are honoured and it is larger),
- * capped by the run deadline when one is set. Embedded documents are looked up in `library`.
+ * capped by the run deadline when one is set. A wait at a gate of the policy counts against the placement's
+ * deadline, so it is inside its execution's time (plus the 1 ms a late start is given, see `gate-waits.ts`),
+ * however many items queue at the gate; `gateWaits` says how long one visit of an item alone may wait.
+ * Embedded documents are looked up in `library`.
  * @example
  * const compiled = compile(dag);
  * const time = worstCaseTime(compiled, computeBounds(compiled), resolvePolicy({ defaults: { deadlineMs: 1000 } }));
@@ -194,7 +239,7 @@ export function worstCaseTime(
   policy: RuntimePolicy,
   library?: DagLibrary,
 ): WorstCaseTime {
-  const context: Context = { policy, library, visiting: new Set([compiled.dag.id]) };
+  const context: Context = { policy, library, visiting: new Set([compiled.dag.id]), gated: new Map() };
   const parts = partsOf(compiled, bounds, context);
   const runDeadline = policy.run.deadlineMs === undefined ? undefined : wholeMs(policy.run.deadlineMs);
   const unbounded = parts.reasons.length > 0;
@@ -206,6 +251,7 @@ export function worstCaseTime(
     perChild: parts.perChild,
     backoffMs: parts.backoffMs,
     cappedByRunDeadline: capped,
+    gateWaits: gateWaits([...context.gated.values()]),
   };
   return unbounded ? { ...result, unboundedBecause: parts.reasons.join('; ') } : result;
 }

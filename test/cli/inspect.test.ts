@@ -28,6 +28,50 @@ describe('switchyard inspect', () => {
     expect(report.worstCaseTimeMs).toBeGreaterThan(0);
   });
 
+  it('says how long an item alone waits at its gates, inside the deadlines, and as JSON', async () => {
+    const policy = JSON.stringify({
+      defaults: {
+        deadlineMs: 10_000,
+        backoff: { strategy: 'constant', baseMs: 100, capMs: 100 },
+        jitter: 'none',
+        retryAfter: { honour: true, capMs: 30_000 },
+      },
+      placements: { compose: { deadlineMs: 60_000 } },
+      gates: {
+        llm: {
+          nodes: ['urn:switchyard:node:compose', 'urn:switchyard:node:validate'],
+          rate: { limit: 20 },
+          maxClosedMs: 20_000,
+        },
+      },
+    });
+    const args = ['inspect', 'dags/compose-validate.jsonld', '--policy', '-'];
+    const { code, out } = await runCli(args, undefined, { stdin: policy });
+    expect(code).toBe(0);
+    // 6 compose × 60 s + 4 validate × 10 s + 1 salvage × 10 s, 1 ms more per gated execution, 5 waits of 30 s.
+    expect(out).toContain(
+      'Worst-case time per item with <stdin>: 9 min 20 s (executions 6 min 50 s, back-off waits 2 min 30 s)',
+    );
+    expect(out).toContain(
+      'Gate waits, inside the deadlines above (one visit of an item alone at its gates):\n' +
+        '  gate llm at compose: 6 visits, each ≤ 20.1 s (closed ≤ 20.0 s, pace 50 ms)\n' +
+        '  gate llm at validate: 4 visits, each ≤ 20.1 s (closed ≤ 20.0 s, pace 50 ms); its 10.0 s deadline ends a longer wait (the item takes its timeout route)\n',
+    );
+    const json = await runCli([...args, '--json'], undefined, { stdin: policy });
+    const report = JSON.parse(json.out) as { worstCaseTimeMs: number; gateWaits: unknown[] };
+    expect(report.worstCaseTimeMs).toBe(560_010);
+    expect(report.gateWaits[0]).toEqual({
+      gate: 'llm',
+      dag: 'urn:switchyard:dag:compose-validate',
+      placement: 'compose',
+      visits: 6,
+      deadlineMs: 60_000,
+      closedMs: 20_000,
+      intervalMs: 50,
+      aloneMs: 20_050,
+    });
+  });
+
   it('reports every problem of a policy file on a line of its own, with its position', async () => {
     const { code, err } = await runCli([
       'inspect',

@@ -1,4 +1,4 @@
-import type { Dag } from '../../src/document/model.ts';
+import type { Dag, Placement, Route } from '../../src/document/model.ts';
 
 /** The most executions any single item can make, per placement and in total, found by exploring every path. */
 export interface Explored {
@@ -81,4 +81,68 @@ export function explore(dag: Dag): Explored {
   const exact = new Map<string, bigint>();
   for (const [key, most] of perPlacement) exact.set(key, BigInt(most));
   return { perPlacement: exact, total: BigInt(total) };
+}
+
+/** What one walk of an item costs, step by step, for {@link exploreTime}. */
+export interface WalkCosts {
+  /** The longest one execution of the placement takes (0 for a terminal). */
+  readonly execution: (placement: Placement) => bigint;
+  /** The longest wait before a retry along `route` from `from`. */
+  readonly retry: (from: Placement, route: Route) => bigint;
+}
+
+/**
+ * The longest time any single walk of one item takes, found by exploring every walk as {@link explore}
+ * does: the sum of its executions' and retry waits' longest times. Memoised per state (placement, budget
+ * counters), whose future does not depend on the path that reached it.
+ */
+export function exploreTime(dag: Dag, costs: WalkCosts): bigint {
+  const index = new Map(dag.placements.map((p, i) => [p.key, i]));
+  const budgets = dag.budgets.map((b) => b.name);
+  const max = dag.budgets.map((b) => b.max);
+  const memo = new Map<string, bigint>();
+  const visit = (at: number, counters: readonly number[]): bigint => {
+    const state = `${at}:${counters.join(',')}`;
+    const known = memo.get(state);
+    if (known !== undefined) return known;
+    const placement = dag.placements[at] as Placement;
+    let best = 0n;
+    const take = (next: number | undefined, nextCounters: readonly number[], wait: bigint): void => {
+      if (next === undefined) return;
+      const future = wait + visit(next, nextCounters);
+      if (future > best) best = future;
+    };
+    if (placement.kind !== 'terminal') {
+      for (const route of placement.routes) {
+        const b = route.kind === 'retry' && route.budget !== undefined ? budgets.indexOf(route.budget) : -1;
+        if (b < 0) {
+          take(index.get(route.to), counters, 0n);
+        } else if ((counters[b] ?? 0) < (max[b] ?? 0)) {
+          const next = [...counters];
+          next[b] = (next[b] ?? 0) + 1;
+          for (const name of route.resets ?? []) {
+            const r = budgets.indexOf(name);
+            if (r >= 0) next[r] = 0;
+          }
+          take(index.get(route.to), next, costs.retry(placement, route));
+        } else if (route.exhausted !== undefined) {
+          take(index.get(route.exhausted), counters, 0n);
+        }
+      }
+    }
+    const total = costs.execution(placement) + best;
+    memo.set(state, total);
+    return total;
+  };
+  let longest = 0n;
+  for (const key of dag.entrypoints) {
+    const start = index.get(key);
+    if (start === undefined) continue;
+    const time = visit(
+      start,
+      budgets.map(() => 0),
+    );
+    if (time > longest) longest = time;
+  }
+  return longest;
 }

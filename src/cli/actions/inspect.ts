@@ -3,6 +3,7 @@ import type { Route } from '../../document/model.ts';
 import { type Count, computeBounds, countOf, formatCount } from '../../graph/bounds.ts';
 import { compile } from '../../graph/compile.ts';
 import { findCycles } from '../../graph/cycles.ts';
+import type { GateWait } from '../../graph/gate-waits.ts';
 import { worstCaseTime } from '../../graph/worst-time.ts';
 import { formatDuration } from '../format.ts';
 import type { CliIO } from '../io.ts';
@@ -46,6 +47,35 @@ function describeRoute(from: string, route: Route, maxes: ReadonlyMap<string, nu
   return `${arrow}  [${route.budget} ≤ ${max ?? '?'}, exhausted → ${route.exhausted}${resets}]`;
 }
 
+/**
+ * What inspect says of the gates the item passes: per gated placement, the longest one visit of an item
+ * alone waits, and that the deadline ends every wait (so the time above holds with other items queued).
+ */
+function gateLines(waits: readonly GateWait[], top: string): string[] {
+  if (waits.length === 0) return [];
+  const lines = ['', 'Gate waits, inside the deadlines above (one visit of an item alone at its gates):'];
+  for (const w of waits) {
+    const where = w.dag === top ? w.placement : `${w.dag}#${w.placement}`;
+    const parts = [
+      ...(w.closedMs > 0 ? [`closed ≤ ${formatDuration(w.closedMs)}`] : []),
+      ...(w.intervalMs > 0 ? [`pace ${formatDuration(w.intervalMs)}`] : []),
+    ];
+    const each = parts.length === 0 ? 'no wait' : `≤ ${formatDuration(w.aloneMs)} (${parts.join(', ')})`;
+    const cut =
+      w.deadlineMs === undefined
+        ? '; no deadline ends a longer wait'
+        : w.aloneMs > w.deadlineMs
+          ? `; its ${formatDuration(w.deadlineMs)} deadline ends a longer wait (the item takes its timeout route)`
+          : '';
+    lines.push(`  gate ${w.gate} at ${where}: ${count(w.visits)} visits, each ${each}${cut}`);
+  }
+  lines.push(
+    '  Behind other items (every run and worker shares a gate) a wait grows by one pace interval per start ahead and by',
+    '  their closings; the document cannot bound that, the deadline ends it, so the worst-case time holds.',
+  );
+  return lines;
+}
+
 /** `switchyard inspect <dag> [--policy p.json] [--json]`: structure, loops with their bounds, worst cases. */
 export async function inspectAction(
   file: string,
@@ -82,6 +112,7 @@ export async function inspectAction(
         loops,
         worstCaseExecutionsPerItem: bounds.total,
         worstCaseTimeMs: time ? (time.totalMs ?? null) : undefined,
+        gateWaits: time?.gateWaits,
         unboundedBecause: time?.unboundedBecause ?? bounds.unboundedBecause,
       }),
     );
@@ -137,6 +168,7 @@ export async function inspectAction(
         ? `Worst-case time per item: unbounded — ${time.unboundedBecause ?? 'no deadline'}; set deadlines in the policy`
         : `Worst-case time per item with ${isDash(options.policy) ? STDIN_NAME : options.policy}: ${duration(time.totalMs)}${why}`,
     );
+    out.push(...gateLines(time.gateWaits, dag.id));
   }
   io.out(out.join('\n'));
 }
