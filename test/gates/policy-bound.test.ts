@@ -116,6 +116,32 @@ describe('the worst-case time with gates, against the engine', () => {
     }
   }
 
+  it('needs the 1 ms a node let through at the last moment of its deadline is given', async () => {
+    // Hung nodes, one at a time: an item let through as its deadline ends still runs its node for 1 ms.
+    const policy = resolvePolicy({
+      ...policyWith(gates.oneAtATime as GatePolicyInput),
+      defaults: { ...policyWith({}).defaults, retryAfter: { honour: false } },
+    });
+    const compiled = compile(chain);
+    const time = worstCaseTime(compiled, computeBounds(compiled), policy);
+    // 4 executions of 500 ms and 3 back-offs of 100 ms, and 1 ms for each gated execution.
+    expect(time.totalMs).toBe(2304n);
+    const clock = virtualClock();
+    const hung = defineNode({ id: 'urn:test:call', outputs: ['ok'], run: () => never<string>() });
+    const log = recorder();
+    await createDispatcher({ nodes: [hung], clock, policy }).run(
+      chain,
+      {},
+      { items: Array.from({ length: 6 }, () => ({})), onEvent: log.onEvent },
+    );
+    const took = log.of('item.end').map((end) => {
+      const start = log.of('placement.start').find((s) => s.item === end.item)?.time as number;
+      return end.time - start;
+    });
+    expect(Math.max(...took)).toBeGreaterThan(2300);
+    expect(Math.max(...took)).toBeLessThanOrEqual(2304);
+  });
+
   it('made items wait at gates and time out there', () => {
     expect(seen.waits).toBeGreaterThan(100);
     expect(seen.lateAtGate).toBeGreaterThan(50);
