@@ -30,9 +30,25 @@ function pointerOf(error: ErrorObject): string {
   return error.instancePath;
 }
 
-/** What is wrong and how to fix it, for one Ajv error. */
-function describe(error: ErrorObject, pointer: string): string {
+/** The value at `pointer` (RFC 6901) in `value`, through own properties only; undefined when none. */
+function valueAt(value: unknown, pointer: string): unknown {
+  let at = value;
+  for (const raw of pointer.split('/').slice(1)) {
+    const segment = raw.replace(/~1/gu, '/').replace(/~0/gu, '~');
+    if (typeof at !== 'object' || at === null || !Object.hasOwn(at, segment)) return undefined;
+    at = (at as Record<string, unknown>)[segment];
+  }
+  return at;
+}
+
+/** What is wrong and how to fix it, for one Ajv error about `value`, the policy as given. */
+function describe(error: ErrorObject, pointer: string, value: unknown): string {
   const where = pointer === '' ? 'the policy' : pointer;
+  // JSON reads a number beyond a double's range (1e999) as Infinity, which is of no JSON type.
+  const found = error.keyword === 'type' ? valueAt(value, error.instancePath) : undefined;
+  if (typeof found === 'number' && !Number.isFinite(found)) {
+    return `${where} is written as a number too large to hold (it reads as ${found}) — write a finite number`;
+  }
   switch (error.keyword) {
     case 'additionalProperties': {
       const allowed = Object.keys(
@@ -66,7 +82,7 @@ export function validatePolicyInput(value: unknown, source: ProblemSource = {}):
   const seen = new Set<string>();
   for (const error of validate.errors ?? []) {
     const pointer = pointerOf(error);
-    const message = describe(error, pointer);
+    const message = describe(error, pointer, value);
     if (seen.has(message)) continue;
     seen.add(message);
     const position = source.locate?.(pointer);

@@ -106,6 +106,11 @@ describe('gate problems of a policy as written', () => {
       expect(error.message).not.toContain('\n');
       expect(error.message.startsWith('p.json: the policy has 1 problem: ')).toBe(true);
     }
+    expect(
+      refused(() => parsePolicyText('{"gates":{"g":{"rate":{"limit":-1e999}}}}', 'p.json')).message,
+    ).toBe(
+      'p.json: the policy has 1 problem: /gates/g/rate/limit is written as a number too large to hold (it reads as -Infinity) — write a finite number (line 1, column 24)',
+    );
     // Huge but finite limits are a pace of (almost) nothing, and huge concurrency no limit.
     expect(
       parsePolicyText('{"gates":{"g":{"rate":{"limit":1e308},"concurrency":9007199254740991}}}', 'p.json')
