@@ -12,8 +12,6 @@ import { type PolicyIO, type ReadPolicy, readPolicyAt } from './policy-file.ts';
 /** The verdict on the policy file of `validate --policy`. */
 export interface PolicyReport extends FileReport {
   readonly kind: 'policy';
-  /** The path as the user sees it. */
-  readonly shown: string;
 }
 
 /** Every document a run of one of `dags` can reach, each once. */
@@ -46,9 +44,9 @@ export async function checkPolicyFile(
     if (error.code === 'E_FILE_NOT_FOUND' || error.code === 'E_FILE_READ' || error.code === 'E_TOO_LARGE')
       throw error;
     const file = error.problems[0]?.file ?? path;
-    return { kind: 'policy', file, shown: path, valid: false, problems: error.problems };
+    return { kind: 'policy', file, valid: false, problems: error.problems };
   }
-  const { absolute, shown } = read;
+  const { absolute } = read;
   const documents = inScope(dags, library);
   const problems: Problem[] = [];
   if (documents.length > 0) {
@@ -60,5 +58,5 @@ export async function checkPolicyFile(
     );
   }
   const valid = !problems.some((p) => p.severity === 'error');
-  return { kind: 'policy', file: absolute, shown, valid, problems };
+  return { kind: 'policy', file: absolute, valid, problems };
 }
