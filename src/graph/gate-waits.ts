@@ -34,7 +34,10 @@ export interface GateWait {
   readonly closedMs: number;
   /** The time between two starts at the gate's pace (0 without a rate). */
   readonly intervalMs: number;
-  /** `closedMs + intervalMs`: the longest one visit of an item alone waits at the gate. */
+  /**
+   * `closedMs + intervalMs`: the longest one visit of an item alone waits at the gate (at most the largest
+   * double, for policies that write numbers near it).
+   */
   readonly aloneMs: number;
 }
 
@@ -83,7 +86,7 @@ export function gateWaits(gated: readonly GatedPlacement[]): GateWait[] {
       deadlineMs: g.timing.deadlineMs,
       closedMs,
       intervalMs,
-      aloneMs: closedMs + intervalMs,
+      aloneMs: Math.min(closedMs + intervalMs, Number.MAX_VALUE),
     };
   });
 }

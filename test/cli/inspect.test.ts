@@ -72,6 +72,23 @@ describe('switchyard inspect', () => {
     });
   });
 
+  it('prints gate waits near the largest double as numbers, never Infinity or NaN', async () => {
+    const policy = JSON.stringify({
+      defaults: { deadlineMs: 1000 },
+      gates: { g: { placements: ['compose'], maxClosedMs: 1.7e308, rate: { limit: 1, periodMs: 1.7e308 } } },
+    });
+    const args = ['inspect', 'dags/compose-validate.jsonld', '--policy', '-'];
+    const { code, out } = await runCli(args, undefined, { stdin: policy });
+    expect(code).toBe(0);
+    expect(out).toContain(
+      'gate g at compose: 6 visits, each ≤ 1.80e+308 ms (closed ≤ 1.70e+308 ms, pace 1.70e+308 ms)',
+    );
+    expect(out).not.toMatch(/Infinity|NaN/);
+    const json = await runCli([...args, '--json'], undefined, { stdin: policy });
+    const report = JSON.parse(json.out) as { gateWaits: { aloneMs: number }[] };
+    expect(report.gateWaits[0]?.aloneMs).toBe(Number.MAX_VALUE);
+  });
+
   it('reports every problem of a policy file on a line of its own, with its position', async () => {
     const { code, err } = await runCli([
       'inspect',

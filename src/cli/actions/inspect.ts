@@ -47,6 +47,11 @@ function describeRoute(from: string, route: Route, maxes: ReadonlyMap<string, nu
   return `${arrow}  [${route.budget} ≤ ${max ?? '?'}, exhausted → ${route.exhausted}${resets}]`;
 }
 
+/** A wait of `ms` for people; beyond what minutes show exactly, in ms with its exponent. */
+function waitFor(ms: number): string {
+  return ms <= Number.MAX_SAFE_INTEGER ? formatDuration(ms) : `${ms.toPrecision(3)} ms`;
+}
+
 /**
  * What inspect says of the gates the item passes: per gated placement, the longest one visit of an item
  * alone waits, and that the deadline ends every wait (so the time above holds with other items queued).
@@ -57,15 +62,15 @@ function gateLines(waits: readonly GateWait[], top: string): string[] {
   for (const w of waits) {
     const where = w.dag === top ? w.placement : `${w.dag}#${w.placement}`;
     const parts = [
-      ...(w.closedMs > 0 ? [`closed ≤ ${formatDuration(w.closedMs)}`] : []),
-      ...(w.intervalMs > 0 ? [`pace ${formatDuration(w.intervalMs)}`] : []),
+      ...(w.closedMs > 0 ? [`closed ≤ ${waitFor(w.closedMs)}`] : []),
+      ...(w.intervalMs > 0 ? [`pace ${waitFor(w.intervalMs)}`] : []),
     ];
-    const each = parts.length === 0 ? 'no wait' : `≤ ${formatDuration(w.aloneMs)} (${parts.join(', ')})`;
+    const each = parts.length === 0 ? 'no wait' : `≤ ${waitFor(w.aloneMs)} (${parts.join(', ')})`;
     const cut =
       w.deadlineMs === undefined
         ? '; no deadline ends a longer wait'
         : w.aloneMs > w.deadlineMs
-          ? `; its ${formatDuration(w.deadlineMs)} deadline ends a longer wait (the item takes its timeout route)`
+          ? `; its ${waitFor(w.deadlineMs)} deadline ends a longer wait (the item takes its timeout route)`
           : '';
     lines.push(`  gate ${w.gate} at ${where}: ${count(w.visits)} visits, each ${each}${cut}`);
   }
