@@ -46,7 +46,8 @@ export type ProblemCode =
   | 'W_DUPLICATE_ID'
   | 'W_UNROUTED_OUTPUT'
   | 'W_NO_COMPLETED_TERMINAL'
-  | 'W_GATE_UNKNOWN_MEMBER';
+  | 'W_GATE_UNKNOWN_MEMBER'
+  | 'W_GATE_UNGATED_MEMBER';
 
 /** Failures at run time and of the command line, beyond document problems. */
 export type RuntimeCode =

@@ -2,8 +2,9 @@
  * The members of a policy's gates checked against the documents it is used with. A member naming nothing
  * is a warning, not an error: one policy's gates are shared by every run of a dispatcher, so a gate may list
  * placements of documents that are not loaded now; but a misspelt member silently leaves its executions
- * ungated. A placement listed by one gate whose node another gate lists is an error, as when the document
- * is prepared for a run: an execution passes through one gate.
+ * ungated, as does a member naming only placements that pass no gate (an embed, a phase). A placement
+ * listed by one gate whose node another gate lists is an error, as when the document is prepared for a
+ * run: an execution passes through one gate.
  */
 import type { Dag } from '../document/model.ts';
 import { type Problem, problem } from '../errors.ts';
@@ -30,10 +31,33 @@ function unknownNode(gate: string, member: string, names: Names, suggest: boolea
   return `gate '${gate}' lists node '${member}', which is placed nowhere in ${names.scope}, so no execution passes the gate through it — ${fix}`;
 }
 
+/** True when the executions of `placement` pass a gate: tasks and node-bodied scatters (see prepare.ts). */
+function passesGates(placement: Dag['placements'][number]): boolean {
+  return placement.kind === 'task' || (placement.kind === 'scatter' && placement.node !== undefined);
+}
+
+/** The placement keys, `<dag IRI>#<key>` names and node IRIs of `dags` whose executions pass gates. */
+function gatedNames(dags: readonly Dag[]): Set<string> {
+  const names = new Set<string>();
+  for (const dag of dags) {
+    for (const p of dag.placements) {
+      if (!passesGates(p)) continue;
+      names.add(p.key);
+      names.add(`${dag.id}#${p.key}`);
+      if ('node' in p && p.node !== undefined) names.add(`node ${p.node}`);
+    }
+  }
+  return names;
+}
+
+const UNGATED_FIX =
+  'only task placements and scatters with a node body pass gates: list those whose calls the gate should limit, or remove it';
+
 /**
  * The problems of the gates of `policy` (as written, so that `__proto__` members are seen too) against
  * `dags` (the documents in scope, see `documentsInScope`): `W_GATE_UNKNOWN_MEMBER` for each placement key,
- * `<dag IRI>#<key>` or node IRI that names nothing in them, and `E_GATE_OVERLAP` for each placement listed
+ * `<dag IRI>#<key>` or node IRI that names nothing in them, `W_GATE_UNGATED_MEMBER` for one that names only
+ * placements whose executions pass no gate (phases, embeds, gathers, terminals, scatters over a document), and `E_GATE_OVERLAP` for each placement listed
  * by one gate whose node another gate lists, or by two gates (once bare, once as `<dag IRI>#<key>`), which
  * `gateOfPlacement` would refuse when the document is prepared. Pointers are into the policy, at the
  * member; `source` adds the file, line and column; `scope` says which documents `dags` are in messages.
@@ -61,22 +85,48 @@ export function gateMemberProblems(
   const placementAt = new Map<string, { gate: string; pointer: string }>();
   const nodeOf = new Map<string, string>();
   let unknown = 0;
+  const gated = gatedNames(dags);
+  // The kinds of the placements a member names, for saying why none of them passes a gate.
+  const kindsOf = (member: string): string => {
+    const kinds = new Set<string>();
+    for (const dag of dags) {
+      for (const p of dag.placements) {
+        if (p.key === member || `${dag.id}#${p.key}` === member) {
+          kinds.add(
+            p.kind === 'scatter'
+              ? 'a scatter over a document'
+              : `${p.kind === 'embed' ? 'an' : 'a'} ${p.kind} placement`,
+          );
+        }
+      }
+    }
+    return [...kinds].sort().join(', ');
+  };
   for (const [gate, written] of Object.entries(policy.gates ?? {})) {
     const base = `/gates/${escapePointer(gate)}`;
     (written.placements ?? []).forEach((member, index) => {
       const pointer = `${base}/placements/${index}`;
       if (!placementAt.has(member)) placementAt.set(member, { gate, pointer });
       const message = unknownPlacement(gate, member, names, unknown < MAX_SUGGESTIONS);
-      if (message === undefined) return;
-      unknown++;
-      problems.push(problem('W_GATE_UNKNOWN_MEMBER', message, at(pointer)));
+      if (message !== undefined) {
+        unknown++;
+        problems.push(problem('W_GATE_UNKNOWN_MEMBER', message, at(pointer)));
+      } else if (!gated.has(member)) {
+        const ungated = `gate '${gate}' lists placement '${member}', whose executions pass no gate (${kindsOf(member)}) — ${UNGATED_FIX}`;
+        problems.push(problem('W_GATE_UNGATED_MEMBER', ungated, at(pointer)));
+      }
     });
     (written.nodes ?? []).forEach((member, index) => {
       if (!nodeOf.has(member)) nodeOf.set(member, gate);
+      const pointer = `${base}/nodes/${index}`;
       const message = unknownNode(gate, member, names, unknown < MAX_SUGGESTIONS);
-      if (message === undefined) return;
-      unknown++;
-      problems.push(problem('W_GATE_UNKNOWN_MEMBER', message, at(`${base}/nodes/${index}`)));
+      if (message !== undefined) {
+        unknown++;
+        problems.push(problem('W_GATE_UNKNOWN_MEMBER', message, at(pointer)));
+      } else if (!gated.has(`node ${member}`)) {
+        const ungated = `gate '${gate}' lists node '${member}', which is placed only as a phase, whose executions pass no gate — ${UNGATED_FIX}`;
+        problems.push(problem('W_GATE_UNGATED_MEMBER', ungated, at(pointer)));
+      }
     });
   }
   for (const dag of dags) {
@@ -93,9 +143,7 @@ export function gateMemberProblems(
         );
         continue;
       }
-      // The placements whose executions pass a gate: tasks and scatters with a node body (see prepare.ts).
-      if (placement.kind !== 'task' && placement.kind !== 'scatter') continue;
-      if (placement.node === undefined) continue;
+      if (!passesGates(placement) || !('node' in placement) || placement.node === undefined) continue;
       const byNode = nodeOf.get(placement.node);
       const listed = qualified ?? bare;
       if (byNode === undefined || listed === undefined || listed.gate === byNode) continue;

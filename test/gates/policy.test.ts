@@ -8,6 +8,8 @@ import { gateOfPlacement, resolveGates } from '../../src/gates/resolve.ts';
 import { compile } from '../../src/graph/compile.ts';
 import { parsePolicyText } from '../../src/policy/load.ts';
 import { resolvePolicy } from '../../src/policy/resolve.ts';
+import { sampleDags } from '../graph/helpers.ts';
+import { phaseDag } from '../runtime/helpers.ts';
 
 const chain: Dag = dag('urn:test:gates', { name: 'gates', version: '1' })
   .entry('call')
@@ -152,6 +154,28 @@ describe('gate members against the documents', () => {
       "gate 'api' lists placement 'cal', which names no placement of urn:test:gates, so no execution passes the gate through it — did you mean 'call'?",
     );
     expect(problems[2]?.message).toContain("did you mean 'urn:test:call'?");
+  });
+
+  it('warns of a member naming only placements that pass no gate: a phase, an embed, a terminal', () => {
+    const phased = phaseDag('pre', 'audit');
+    const input = {
+      gates: { g: { placements: ['audit', 'done', 'work'], nodes: ['urn:test:pre', 'urn:test:work'] } },
+    };
+    const problems = gateMemberProblems(input, [phased]);
+    expect(problems.map((p) => [p.code, p.pointer])).toEqual([
+      ['W_GATE_UNGATED_MEMBER', '/gates/g/placements/0'],
+      ['W_GATE_UNGATED_MEMBER', '/gates/g/placements/1'],
+      ['W_GATE_UNGATED_MEMBER', '/gates/g/nodes/0'],
+    ]);
+    expect(problems[0]?.message).toBe(
+      "gate 'g' lists placement 'audit', whose executions pass no gate (a phase placement) — only task placements and scatters with a node body pass gates: list those whose calls the gate should limit, or remove it",
+    );
+    expect(problems[2]?.message).toContain("lists node 'urn:test:pre', which is placed only as a phase");
+    const review = sampleDags().get('review.jsonld') as Dag;
+    const embed = review.placements.find((p) => p.kind === 'embed')?.key as string;
+    const warned = gateMemberProblems({ gates: { g: { placements: [embed] } } }, [review]);
+    expect(warned.map((p) => p.severity)).toEqual(['warning']);
+    expect(warned[0]?.message).toContain('(an embed placement)');
   });
 
   it('says nothing of members that name placements and nodes', () => {
