@@ -87,7 +87,7 @@ function late(
   return classifyThrown(run, error);
 }
 
-/** Gives the item's place at the gate back, and closes the gate's key on a rate-limit answer. */
+/** Closes the gate's key on a rate-limit answer, and gives the item's place at the gate back. */
 function answered(
   run: RunContext,
   prep: Prepared,
@@ -97,7 +97,7 @@ function answered(
   through: GatePass,
   outcome: TaskOutcome,
 ): TaskOutcome {
-  through.leave();
+  // The key closes before the place is given back: the next waiter must not go through the answer's 429.
   if ('error' in outcome && ref.gate.pauseOnRetryAfter) {
     const error = outcome.error;
     const wallNow = run.clock.wallNow();
@@ -120,5 +120,6 @@ function answered(
       }
     }
   }
+  through.leave();
   return outcome;
 }
