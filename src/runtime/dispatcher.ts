@@ -1,8 +1,8 @@
-import { LocalGates } from '../gates/local-gates.ts';
 import { randomInt, randomUUID } from 'node:crypto';
 import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
+import { LocalGates } from '../gates/local-gates.ts';
 import type { CompiledDag } from '../graph/compile.ts';
 import { systemClock, withWallTime } from '../policy/clock.ts';
 import { defaultPolicy } from '../policy/defaults.ts';

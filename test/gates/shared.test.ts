@@ -184,4 +184,29 @@ describe('a gate shared', () => {
     expect(end.error?.code).toBe('E_GATE_KEY');
     expect(end.error?.message).toMatch(/"claude" of gate 'openai', which does not match its keys/u);
   });
+
+  it('by the items of a batch node, each passing as an execution of its own', async () => {
+    const clock = virtualClock();
+    const batches: [number, string[]][] = [];
+    const embed = defineNode({
+      id: 'urn:test:call',
+      outputs: ['ok'],
+      maxBatch: 4,
+      batch: async (items) => {
+        batches.push([clock.now(), items.map((i) => i.id)]);
+        return items.map(() => 'ok');
+      },
+    });
+    const result = await createDispatcher({
+      nodes: [embed],
+      clock,
+      policy: { gates: { api: { placements: ['call'], rate: { limit: 2, periodMs: 1000, burst: 2 } } } },
+    }).run(chain, {}, { items: [{}, {}, {}, {}] });
+    expect(result.status).toBe('completed');
+    expect(batches).toEqual([
+      [0, ['1', '2']],
+      [500, ['3']],
+      [1000, ['4']],
+    ]);
+  });
 });
