@@ -67,6 +67,8 @@ describe.each(STORES)(
       const until = reopening(events);
       // The 429 came at the end of item 1's first call, and closed the gate for the Retry-After.
       expect(until).toBe((run.calls[0]?.wall ?? Number.NaN) + CALL_MS + RETRY_AFTER_S * 1000);
+      // The closing came before item 1 gave its place back: no other item went through in process 1.
+      expect(run.calls.filter((c) => c.process === 1).map((c) => c.item)).toEqual(['1']);
       expect(run.diedAt).toBeLessThan(until);
       expect(run.resumedAt).toBeLessThan(until);
       // Items 2-4 waited at the gate since the resume; item 1 in its retry wait, which ends at the same time.
