@@ -16,7 +16,8 @@ export type RestorableGates = Pick<LocalGates, 'restore' | 'restorePace'>;
  * Restores run `runId`'s gates at wall time `now`: each key whose latest recorded `gate.closed` is neither
  * followed by a `gate.opened` nor over stays closed until its `untilMs`; each gate with a rate that a
  * placement of `preps` (the run's documents) passes owes a whole burst from `now` (see
- * {@link LocalGates.restorePace}). A recorded gate the policy no longer declares holds nothing.
+ * {@link LocalGates.restorePace}). A recorded gate the policy no longer declares holds nothing; a run
+ * that passes no gate restores nothing.
  */
 export async function restoreRecordedGates(
   store: RunStore,
@@ -29,8 +30,9 @@ export async function restoreRecordedGates(
   const declared = policy.gates;
   const passed = new Set<GatePolicy>();
   for (const prep of preps) for (const gate of prep?.gates ?? []) if (gate !== undefined) passed.add(gate);
+  // A run none of whose placements passes a gate has nothing to hold back: its events are not read.
+  if (passed.size === 0) return;
   for (const gate of passed) gates.restorePace(gate, now);
-  if (Object.keys(declared).length === 0) return;
   const recorded = new RecordedGates();
   for await (const event of store.streamEvents(runId)) recorded.add(event.type, event.body);
   for (const key of recorded.list()) {
