@@ -59,11 +59,11 @@ describe('archivist ask --flaky --rate-limit: the gate in the trace', () => {
     );
     expect(trace).toContain(
       [
-        '  ⏸ gate model closed by classify: HTTP 429, Retry-After 919 ms',
+        '  ⏸ gate model closed by classify: HTTP 429, Retry-After 1000 ms',
         '  ✗ classify failed: HTTP 429 Too Many Requests (simulated limit: 1 per 1 s)',
-        '  ↻ retry classify → classify (budget classify, attempt 2) after 919 ms [retry-after]: HTTP 429 Too Many Requests (simulated limit: 1 per 1 s)',
+        '  ↻ retry classify → classify (budget classify, attempt 2) after 1000 ms [retry-after]: HTTP 429 Too Many Requests (simulated limit: 1 per 1 s)',
         '  → classify (visit 3)',
-        '  ⏵ gate model open after 919 ms',
+        '  ⏵ gate model open after 1000 ms',
       ].join('\n'),
     );
     expect(trace).toContain(
@@ -77,10 +77,10 @@ describe('archivist ask --flaky --rate-limit: the gate in the trace', () => {
     );
     const events = eventsIn(file);
     expect(ofType(events, 'gate.closed')).toEqual([
-      expect.objectContaining({ gate: 'model', key: 'model', reason: 'HTTP 429', hintMs: 919 }),
+      expect.objectContaining({ gate: 'model', key: 'model', reason: 'HTTP 429', hintMs: 1000 }),
       expect.objectContaining({ gate: 'model', key: 'model', reason: 'HTTP 429', hintMs: 1000 }),
     ]);
-    expect(ofType(events, 'gate.opened').map((e) => e.closedMs)).toEqual([919, 1000]);
+    expect(ofType(events, 'gate.opened').map((e) => e.closedMs)).toEqual([1000, 1000]);
     expect(ofType(events, 'budget.exhausted')).toEqual([]);
     expect(ofType(events, 'salvage')).toEqual([]);
     const answer = JSON.parse(

@@ -126,7 +126,7 @@ describe('flaky model', () => {
 describe('rate-limited model', () => {
   const messages = classifyMessages('books by George Orwell', undefined);
 
-  it('lets `limit` calls through per window, then answers 429 with the time left as Retry-After', async () => {
+  it('lets `limit` calls through per window, then answers 429 with the time left as Retry-After, in whole seconds', async () => {
     let now = 0;
     const limited: [number, number][] = [];
     const model = createRateLimitedModel(services().model, {
@@ -149,12 +149,12 @@ describe('rate-limited model', () => {
     expect(refused).toBeInstanceOf(ProviderError);
     expect(refused).toMatchObject({
       status: 429,
-      headers: { 'retry-after-ms': '750', 'retry-after': '1' },
+      headers: { 'retry-after': '1' },
     });
     expect(classifyError(refused, defaultClassification)).toMatchObject({
       retryable: true,
       status: 429,
-      retryAfter: 750,
+      retryAfter: '1',
     });
     // Refused calls count in no window; the next window starts with the first call after this one ended.
     expect(await outcome(999)).toBeInstanceOf(ProviderError);

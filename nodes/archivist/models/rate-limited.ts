@@ -9,7 +9,7 @@ export interface RateLimitOptions {
   readonly windowMs: number;
   /** The clock the window is kept on (the dispatcher's, so that a virtual clock drives it too). */
   readonly now: () => number;
-  /** Told of each request refused, in call order, with the Retry-After it carried. */
+  /** Told of each request refused, in call order, with the time left in the window (ms). */
   readonly onLimited?: (call: number, retryAfterMs: number) => void;
 }
 
@@ -21,9 +21,10 @@ export function limitTag(limit: number, windowMs: number): string {
 /**
  * Wraps a model in a provider's shared rate limit, as real providers keep one per API key: every call of
  * every item and run counts in one window of `windowMs`, which starts with the first call after the last
- * window ended; past `limit` calls in it, a call is refused at once with HTTP 429 and the time left in the
- * window as `retry-after-ms` (and as whole seconds in `retry-after`), as OpenAI sends them. The window is
- * kept on the injected clock, so the same calls at the same times are refused alike.
+ * window ended; past `limit` calls in it, a call is refused at once with HTTP 429 and a `retry-after` of
+ * the time left in the window, rounded up to whole seconds as most providers send it. The window is kept
+ * on the injected clock, and a rounded hint does not depend on how long the calls took, so the same seed
+ * prints the same trace.
  * @example
  * const model = createRateLimitedModel(createOfflineModel(catalog), {
  *   limit: 2,
@@ -52,10 +53,7 @@ export function createRateLimitedModel(inner: ChatModel, options: RateLimitOptio
           `HTTP 429 Too Many Requests (simulated limit: ${options.limit} per ${options.windowMs / 1000} s)`,
           {
             status: 429,
-            headers: {
-              'retry-after-ms': String(retryAfterMs),
-              'retry-after': String(Math.ceil(retryAfterMs / 1000)),
-            },
+            headers: { 'retry-after': String(Math.ceil(retryAfterMs / 1000)) },
           },
         );
       }
