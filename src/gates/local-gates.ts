@@ -86,7 +86,7 @@ class KeyGate {
   }
 
   close(closing: GateClosing): void {
-    const now = this.clock.wallNow();
+    const now = closing.fromMs ?? this.clock.wallNow();
     const before = this.state.closedUntil;
     this.state = closeKey(this.state, closing.untilMs);
     if (this.state.closedUntil === before) return;

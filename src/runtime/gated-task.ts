@@ -129,6 +129,7 @@ function closeOnRateLimit(
       if (ms > 0) {
         run.env.gates.close(ref, {
           untilMs: wallNow + ms,
+          fromMs: wallNow,
           reason: `HTTP ${error.status}`,
           hintMs,
           events: run.events,
