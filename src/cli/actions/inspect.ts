@@ -59,8 +59,11 @@ function waitFor(ms: number): string {
 function gateLines(waits: readonly GateWait[], top: string): string[] {
   if (waits.length === 0) return [];
   const lines = ['', 'Gate waits, inside the deadlines above (one visit of an item alone at its gates):'];
-  for (const w of waits) {
+  // The document's own placements first, then those of the documents it embeds.
+  const ordered = [...waits].sort((a, b) => Number(a.dag !== top) - Number(b.dag !== top));
+  for (const w of ordered) {
     const where = w.dag === top ? w.placement : `${w.dag}#${w.placement}`;
+    const visits = `${count(w.visits)} visits${w.dag === top ? '' : ' per run of its document'}`;
     const parts = [
       ...(w.closedMs > 0 ? [`closed ≤ ${waitFor(w.closedMs)}`] : []),
       ...(w.intervalMs > 0 ? [`pace ${waitFor(w.intervalMs)}`] : []),
@@ -72,7 +75,7 @@ function gateLines(waits: readonly GateWait[], top: string): string[] {
         : w.aloneMs > w.deadlineMs
           ? `; its ${waitFor(w.deadlineMs)} deadline ends a longer wait (the item takes its timeout route)`
           : '';
-    lines.push(`  gate ${w.gate} at ${where}: ${count(w.visits)} visits, each ${each}${cut}`);
+    lines.push(`  gate ${w.gate} at ${where}: ${visits}, each ${each}${cut}`);
   }
   lines.push(
     '  Behind other items (every run and worker shares a gate) a wait grows by one pace interval per start ahead and by',
