@@ -94,7 +94,9 @@ async function main(): Promise<number> {
         const runOne = async (policy: PolicyInput, name: string): Promise<Measurement | undefined> => {
           process.stderr.write(`running ${MODE_LABELS[mode]}, ${name}…\n`);
           server.reset();
-          let closings = 0;
+          // A closing reaches every run (and, across workers, every job) with an item at the key: it is
+          // counted once, by its key and the time it ends.
+          const closings = new Set<string>();
           const limitMs = Math.max(RUN_LIMIT_TO_IDEAL * ideal, 60_000);
           const limit = new AbortController();
           const done = new AbortController();
@@ -108,13 +110,13 @@ async function main(): Promise<number> {
               policy,
               items,
               (event) => {
-                if (event.type === 'gate.closed') closings++;
+                if (event.type === 'gate.closed') closings.add(`${event.key} ${event.untilMs}`);
               },
               limit.signal,
             );
             const ms = performance.now() - start;
             if (limit.signal.aborted) throw limit.signal.reason;
-            return measure(result, server.counts(), closings, ms);
+            return measure(result, server.counts(), closings.size, ms);
           } catch (error) {
             problems.push(`${MODE_LABELS[mode]}, ${name}: ${(error as Error).message.split('\n')[0]}`);
             return undefined;

@@ -17,7 +17,7 @@ export interface Measurement {
   /** Requests the service received, and those it answered 429. */
   readonly requests: number;
   readonly rejected: number;
-  /** `gate.closed` events of the run. */
+  /** Closings of the gate's key (`gate.closed` events, each closing once). */
   readonly closings: number;
   /** Wall time of the run, ms. */
   readonly ms: number;
