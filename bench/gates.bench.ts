@@ -19,7 +19,7 @@ import { systemClock } from '../src/policy/clock.ts';
 import type { PolicyInput } from '../src/policy/types.ts';
 import { distributed } from './gates/distributed.ts';
 import { durable, inProcess, MODE_LABELS, MODES, type ModeName, type OpenMode } from './gates/modes.ts';
-import { startRateServer } from './gates/rate-server.ts';
+import { type RateServer, startRateServer } from './gates/rate-server.ts';
 import {
   GATED_TARGETS,
   idealMs,
@@ -63,6 +63,86 @@ async function open(mode: ModeName, url: string): Promise<OpenMode | undefined> 
   }
 }
 
+/**
+ * Runs the workload once in `mode` under `policy`, the service's counts zeroed first. Rejects when the run
+ * does not end within {@link RUN_LIMIT_TO_IDEAL} times the ideal (or a minute, if more).
+ */
+async function measureRun(
+  mode: OpenMode,
+  policy: PolicyInput,
+  items: readonly Record<string, unknown>[],
+  server: RateServer,
+  ideal: number,
+): Promise<Measurement> {
+  server.reset();
+  // A closing reaches every run (and, across workers, every job) with an item at the key: it is counted
+  // once, by its key and the time it ends.
+  const closings = new Set<string>();
+  const limitMs = Math.max(RUN_LIMIT_TO_IDEAL * ideal, 60_000);
+  const limit = new AbortController();
+  const done = new AbortController();
+  systemClock.sleep(limitMs, done.signal).then(
+    () => limit.abort(new Error(`the run did not end within ${(limitMs / 1000).toFixed(0)} s`)),
+    () => {},
+  );
+  const start = performance.now();
+  try {
+    const result = await mode.run(
+      policy,
+      items,
+      (event) => {
+        if (event.type === 'gate.closed') closings.add(`${event.key} ${event.untilMs}`);
+      },
+      limit.signal,
+    );
+    const ms = performance.now() - start;
+    if (limit.signal.aborted) throw limit.signal.reason;
+    return measure(result, server.counts(), closings.size, ms);
+  } finally {
+    done.abort();
+  }
+}
+
+/** A mode's two runs, without a gate and with one; what went wrong goes to `problems`. */
+async function measureMode(
+  mode: ModeName,
+  server: RateServer,
+  items: readonly Record<string, unknown>[],
+  ideal: number,
+  problems: string[],
+): Promise<ModePair | undefined> {
+  const label = MODE_LABELS[mode];
+  let opened: OpenMode | undefined;
+  try {
+    opened = await open(mode, server.url);
+  } catch (error) {
+    problems.push(`${label}: ${(error as Error).message.split('\n')[0]}`);
+    return undefined;
+  }
+  if (opened === undefined) {
+    problems.push(`${label}: skipped, no Redis answered (leave it out with GATES_MODES)`);
+    return undefined;
+  }
+  const one = async (policy: PolicyInput, name: string): Promise<Measurement | undefined> => {
+    process.stderr.write(`running ${label}, ${name}…\n`);
+    try {
+      return await measureRun(opened, policy, items, server, ideal);
+    } catch (error) {
+      problems.push(`${label}, ${name}: ${(error as Error).message.split('\n')[0]}`);
+      return undefined;
+    }
+  };
+  try {
+    const ungated = await one(ungatedPolicy, 'no gate');
+    const gated = await one(gatedPolicy, 'gate');
+    const missed = gated === undefined ? [] : missedTargets(gated, ideal);
+    if (missed.length > 0) problems.push(`${label} with the gate: ${missed.join('; ')}`);
+    return { label, ungated, gated };
+  } finally {
+    await opened.close();
+  }
+}
+
 async function main(): Promise<number> {
   let chosen: { items: number; modes: ModeName[] };
   try {
@@ -85,53 +165,8 @@ async function main(): Promise<number> {
   const problems: string[] = [];
   try {
     for (const mode of chosen.modes) {
-      const opened = await open(mode, server.url);
-      if (opened === undefined) {
-        problems.push(`${MODE_LABELS[mode]}: skipped, no Redis answered (leave it out with GATES_MODES)`);
-        continue;
-      }
-      try {
-        const runOne = async (policy: PolicyInput, name: string): Promise<Measurement | undefined> => {
-          process.stderr.write(`running ${MODE_LABELS[mode]}, ${name}…\n`);
-          server.reset();
-          // A closing reaches every run (and, across workers, every job) with an item at the key: it is
-          // counted once, by its key and the time it ends.
-          const closings = new Set<string>();
-          const limitMs = Math.max(RUN_LIMIT_TO_IDEAL * ideal, 60_000);
-          const limit = new AbortController();
-          const done = new AbortController();
-          systemClock.sleep(limitMs, done.signal).then(
-            () => limit.abort(new Error(`the run did not end within ${(limitMs / 1000).toFixed(0)} s`)),
-            () => {},
-          );
-          const start = performance.now();
-          try {
-            const result = await opened.run(
-              policy,
-              items,
-              (event) => {
-                if (event.type === 'gate.closed') closings.add(`${event.key} ${event.untilMs}`);
-              },
-              limit.signal,
-            );
-            const ms = performance.now() - start;
-            if (limit.signal.aborted) throw limit.signal.reason;
-            return measure(result, server.counts(), closings.size, ms);
-          } catch (error) {
-            problems.push(`${MODE_LABELS[mode]}, ${name}: ${(error as Error).message.split('\n')[0]}`);
-            return undefined;
-          } finally {
-            done.abort();
-          }
-        };
-        const ungated = await runOne(ungatedPolicy, 'no gate');
-        const gated = await runOne(gatedPolicy, 'gate');
-        pairs.push({ label: MODE_LABELS[mode], ungated, gated });
-        const missed = gated === undefined ? [] : missedTargets(gated, ideal);
-        if (missed.length > 0) problems.push(`${MODE_LABELS[mode]} with the gate: ${missed.join('; ')}`);
-      } finally {
-        await opened.close();
-      }
+      const pair = await measureMode(mode, server, items, ideal, problems);
+      if (pair !== undefined) pairs.push(pair);
     }
   } finally {
     await server.close();
