@@ -1,10 +1,13 @@
 /**
  * What the run page says of each item: how it ended (completed, failed, aborted, cancelled) rather than that
- * it ended, and, for an item that had not ended when its run stopped (aborted, or failed around it), that it
- * was stopped there instead of a wait that will never end. A run still marked running whose lease expired has
- * no process moving it on: its items are stalled until `switchyard resume`.
+ * it ended, that it waits at a gate (its checkpoint says it is at its placement: the run's events say it
+ * waits there), and, for an item that had not ended when its run stopped (aborted, or failed around it), that
+ * it was stopped there instead of a wait that will never end. A run still marked running whose lease expired
+ * has no process moving it on: its items are stalled until `switchyard resume`.
  */
 import type { ItemView, RunView } from '../cli/runs/views.ts';
+import type { GateWait } from '../gates/gate-waits.ts';
+import type { GateWhy } from '../gates/types.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import type { TimelineEntry } from './timeline.ts';
 
@@ -20,8 +23,20 @@ export type ItemState =
   | 'stalled'
   | 'ended';
 
+/**
+ * A wait as the page shows it: until when (ISO 8601; absent for a gate's pace or concurrency, which end
+ * when the gate lets the item through) and why: `retry-after`, `backoff`, or `gate <key>` with the gate's
+ * `why`.
+ */
+export interface ShownWait {
+  readonly until?: string;
+  readonly reason: string;
+  readonly gate?: { readonly name: string; readonly key: string; readonly why: GateWhy };
+}
+
 /** An item with what the page says of it; `wait` is kept only while the item really waits. */
-export type ShownItem = ItemView & {
+export type ShownItem = Omit<ItemView, 'wait'> & {
+  readonly wait?: ShownWait;
   readonly state: ItemState;
   /** For an item its run left where it was: what it was doing then. */
   readonly stoppedWhile?: string;
@@ -41,26 +56,74 @@ function endedState(item: ItemView): ItemState {
   return ending.reason === 'cancelled' ? 'cancelled' : 'aborted';
 }
 
+/** The wait of an item waiting at a gate, as the page shows it. */
+function gateWait(wait: GateWait): ShownWait {
+  return {
+    reason: `gate ${wait.key}`,
+    ...(wait.untilMs === undefined ? {} : { until: new Date(wait.untilMs).toISOString() }),
+    gate: { name: wait.gate, key: wait.key, why: wait.why },
+  };
+}
+
 /** What an item its run left behind was doing: waiting, and why, or at its placement. */
-function doing(item: ItemView): string {
+function doing(item: Pick<ShownItem, 'wait' | 'position'>): string {
   return item.wait === undefined
     ? `at ${item.position.placement}`
     : `waiting (${item.wait.reason}) at ${item.position.placement}`;
 }
 
+/** The waits at gates a run's events leave its items in, and the visit each is part of. */
+export interface ItemsAtGates {
+  readonly waits: ReadonlyMap<string, GateWait>;
+  readonly visits: ReadonlyMap<string, number>;
+}
+
+const NONE: ItemsAtGates = { waits: new Map(), visits: new Map() };
+
 /**
- * Each item of `run` with the state its badge shows.
- * @example
- * shownItems(view).map((i) => i.state); // ['completed', 'aborted']
+ * An item waiting at a gate before its first checkpoint: a run writes an item's first checkpoint at its
+ * first transition, so items queued at a gate from the start are known only by their events.
  */
-export function shownItems(run: RunView): ShownItem[] {
+function uncheckpointed(run: RunView, wait: GateWait, visit: number): ShownItem {
+  return {
+    id: wait.item,
+    status: 'active',
+    position: { dag: wait.dag, placement: wait.placement, visit, path: [] },
+    retries: 0,
+    waits: [],
+    budgets: {},
+    updatedAt: run.updatedAt,
+    state: 'waiting',
+    wait: gateWait(wait),
+  };
+}
+
+/**
+ * Each item of `run` with the state its badge shows; `gates` holds the waits at gates the run's events
+ * leave its items in (items with no checkpoint yet come after the others, in the order they began to wait).
+ * @example
+ * shownItems(view, gatesShown(events, true, Date.now())).map((i) => i.state); // ['completed', 'waiting']
+ */
+export function shownItems(run: RunView, gates: ItemsAtGates = NONE): ShownItem[] {
   const left = run.status === 'aborted' ? 'aborted' : run.status === 'running' ? 'stalled' : 'stopped';
   const moving = run.status === 'running' && !isStalled(run);
-  return run.items.map((item) => {
-    if (item.status === 'ended') return { ...item, state: endedState(item) };
-    if (moving) return { ...item, state: item.status };
-    const { wait: _wait, ...rest } = item;
-    return { ...rest, state: left, stoppedWhile: doing(item) };
+  const known = new Set(run.items.map((item) => item.id));
+  const unknown = [...gates.waits.values()].filter((w) => !known.has(w.item));
+  const items: ShownItem[] = [
+    ...run.items.map((item): ShownItem => {
+      if (item.status === 'ended') return { ...item, state: endedState(item) };
+      const atGate = gates.waits.get(item.id);
+      return atGate === undefined || item.status !== 'active'
+        ? { ...item, state: item.status }
+        : { ...item, state: 'waiting', wait: gateWait(atGate) };
+    }),
+    ...unknown.map((w) => uncheckpointed(run, w, gates.visits.get(w.item) ?? 1)),
+  ];
+  if (moving) return items;
+  return items.map((shown) => {
+    if (shown.status === 'ended') return shown;
+    const { wait: _wait, ...rest } = shown;
+    return { ...rest, state: left, stoppedWhile: doing(shown) };
   });
 }
 

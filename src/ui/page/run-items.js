@@ -1,4 +1,5 @@
-// A run's items (where each is or ended, its wait, retries and budgets) and their timelines.
+// A run's items (where each is or ended, its wait, retries and budgets) and their timelines, and the gates
+// its items waited at.
 
 import { badge, h } from './dom.js';
 import { duration } from './format.js';
@@ -30,15 +31,63 @@ function more(count, what) {
     : null;
 }
 
+// Why an item waits at a gate, after the gate's key.
+const GATE_WHY = { closed: 'closed', rate: 'rate', concurrency: 'concurrency' };
+
 /** An item's wait: counting down while it waits, or what it was doing when its run left it there. */
 function waitCell(item) {
   if (item.stoppedWhile) return h('span', { class: 'quiet' }, `${item.state} while ${item.stoppedWhile}`);
   if (!item.wait) return '';
+  const gate = item.wait.gate;
+  const reason = gate ? `${item.wait.reason}, ${GATE_WHY[gate.why] ?? gate.why}` : item.wait.reason;
+  // A gate's pace or concurrency has no end to count down to: the gate lets the item through in its turn.
+  if (!item.wait.until) return h('span', { class: 'gate-wait' }, reason);
   return h(
     'span',
-    { class: 'countdown', 'data-until': Date.parse(item.wait.until), 'data-reason': item.wait.reason },
-    item.wait.reason,
+    { class: 'countdown', 'data-until': Date.parse(item.wait.until), 'data-reason': reason },
+    reason,
   );
+}
+
+/** The gate keys the run's items waited at: how many wait now, the closing in force, and its timeline. */
+export function gatesList(detail) {
+  const gates = detail.gates ?? [];
+  if (gates.length === 0) return null;
+  return gates.map((g) => {
+    const closed = g.closed
+      ? h(
+          'span',
+          {
+            class: 'countdown',
+            'data-until': Date.parse(g.closed.until),
+            'data-reason': `closed: ${g.closed.reason}${g.closed.hintMs === undefined ? ', back-off' : `, Retry-After ${duration(g.closed.hintMs)}`}`,
+          },
+          `closed: ${g.closed.reason}`,
+        )
+      : h('span', { class: 'quiet' }, 'open');
+    const waiting = `${g.waiting} item${g.waiting === 1 ? '' : 's'} waiting`;
+    const closings = `${g.closings} closing${g.closings === 1 ? '' : 's'}`;
+    return h(
+      'details',
+      { class: 'gate', 'data-gate': g.key, open: g.closed !== undefined },
+      h('summary', {}, `Gate ${g.key} · `, closed, ` · ${waiting} · ${closings}`),
+      g.timeline.length === 0
+        ? h('p', { class: 'quiet' }, 'It did not close during the run.')
+        : h(
+            'ol',
+            { class: 'timeline' },
+            g.timeline.map((e) =>
+              h(
+                'li',
+                { class: `entry ${e.kind}`, 'data-kind': e.kind },
+                h('span', { class: 'at' }, `+${duration(e.atMs)}`),
+                h('span', { class: 'marker', 'aria-hidden': 'true' }),
+                e.text,
+              ),
+            ),
+          ),
+    );
+  });
 }
 
 /** The items table. */

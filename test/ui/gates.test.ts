@@ -1,0 +1,159 @@
+/**
+ * What the run page's data says of gates, from real runs through a dispatcher's gates recorded in a real
+ * SQLite store: items waiting at a gate are waiting with the reason `gate <key>` (though their checkpoints
+ * say they are at their placement), the gate's closing is in force with its end and its Retry-After, and
+ * the timelines show the closing, the waits at the gate, the passing and the reopening.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../src/policy/clock.ts';
+import type { PolicyInput } from '../../src/policy/types.ts';
+import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
+import { createDispatcher } from '../../src/runtime/dispatcher.ts';
+import { defineNode } from '../../src/runtime/node.ts';
+import { openSqliteStore } from '../../src/store/sqlite.ts';
+import type { RunStore } from '../../src/store/types.ts';
+import type { RunDetail } from '../../src/ui/run-detail.ts';
+import { startViewer, type Viewer } from '../../src/ui/server.ts';
+import { composeValidate, DAGS, tempFolder } from './helpers.ts';
+import { getJson } from './http.ts';
+
+/** The composer answers 429 with a Retry-After of `retryAfterMs` on the first visit of an item naming one. */
+const nodes = [
+  defineNode({
+    id: 'urn:switchyard:node:compose',
+    outputs: ['drafted'],
+    run: (item, ctx) => {
+      const wait = item.data.retryAfterMs;
+      if (ctx.visit === 1 && typeof wait === 'number') {
+        throw Object.assign(new Error('429 Too Many Requests'), { status: 429, retryAfter: wait });
+      }
+      return 'drafted';
+    },
+  }),
+  defineNode({ id: 'urn:switchyard:node:validate', outputs: ['valid', 'invalid'], run: () => 'valid' }),
+  defineNode({ id: 'urn:switchyard:node:salvage', outputs: ['salvaged'], run: () => 'salvaged' }),
+];
+
+const policy = {
+  defaults: { jitter: 'none', retryAfter: { honour: true, capMs: 600_000 } },
+  gates: { provider: { placements: ['compose'], concurrency: 1 } },
+} as PolicyInput;
+
+const temp = tempFolder();
+const storePath = join(temp.path, 'runs.db');
+let store: RunStore;
+let viewer: Viewer;
+
+beforeAll(async () => {
+  store = await openSqliteStore(storePath);
+  viewer = await startViewer({ dags: DAGS, store: storePath, port: 0, announce: false });
+});
+
+afterAll(async () => {
+  await viewer?.close();
+  await store?.close();
+  temp.remove();
+});
+
+async function detail(id: string): Promise<RunDetail> {
+  const { status, json } = await getJson<RunDetail>(viewer.url, `/api/runs/${id}`);
+  expect(status).toBe(200);
+  return json;
+}
+
+describe('gates on the run page', () => {
+  it('shows items waiting at a closed gate, the closing in force, then its reopening and the passings', async () => {
+    // A clock moved by the test only, its wall time now's, so that the run's lease is live meanwhile.
+    const wallStart = systemClock.wallNow();
+    const clock = createVirtualClock({ wallStart });
+    const running = createDispatcher({ nodes, clock, store, policy }).run(
+      await composeValidate(),
+      {},
+      { items: [{ retryAfterMs: 20_000 }, {}, {}], runId: 'gated-run' },
+    );
+    const until = new Date(wallStart + 20_000).toISOString();
+    // Items 2 and 3 queued behind item 1's call, which closed the gate for 20 s. Neither has a checkpoint
+    // yet (an item's first is written at its first transition): the page knows them by their events.
+    await expect
+      .poll(async () => (await detail('gated-run')).items.map((i) => [i.id, i.state, i.wait?.reason]), {
+        timeout: 20_000,
+      })
+      .toEqual([
+        ['1', 'waiting', 'retry-after'],
+        ['2', 'waiting', 'gate provider'],
+        ['3', 'waiting', 'gate provider'],
+      ]);
+    const waiting = await detail('gated-run');
+    expect(waiting.items[1]?.wait).toEqual({
+      reason: 'gate provider',
+      until,
+      gate: { name: 'provider', key: 'provider', why: 'closed' },
+    });
+    expect(waiting.gates).toEqual([
+      {
+        key: 'provider',
+        gate: 'provider',
+        waiting: 2,
+        closed: { until, reason: 'HTTP 429', hintMs: 20_000 },
+        closings: 1,
+        timeline: [
+          {
+            seq: expect.any(Number),
+            atMs: 0,
+            kind: 'closed',
+            gate: 'provider',
+            untilMs: wallStart + 20_000,
+            hintMs: 20_000,
+            text: `closed until ${until} (HTTP 429, Retry-After 20.0 s) by item 1 at compose`,
+          },
+        ],
+      },
+    ]);
+    expect(waiting.timelines['2']?.map((e) => [e.kind, e.text])).toEqual([
+      ['placement', 'compose starts (visit 1)'],
+      ['gate', `waits at gate provider: closed until ${until}`],
+    ]);
+    expect(waiting.timelines['1']?.map((e) => e.text)).toContain(
+      `closed gate provider until ${until} (HTTP 429, Retry-After 20.0 s)`,
+    );
+
+    await clock.runUntilIdle();
+    expect((await running).status).toBe('completed');
+    const done = await detail('gated-run');
+    expect(done.items.map((i) => i.state)).toEqual(['completed', 'completed', 'completed']);
+    expect(done.gates[0]).toMatchObject({ key: 'provider', waiting: 0, closings: 1 });
+    expect(done.gates[0]?.closed).toBeUndefined();
+    expect(done.gates[0]?.timeline.map((e) => [e.atMs, e.kind, e.text])).toEqual([
+      [0, 'closed', `closed until ${until} (HTTP 429, Retry-After 20.0 s) by item 1 at compose`],
+      [20_000, 'opened', 'reopened after 20.0 s closed'],
+    ]);
+    expect(done.timelines['2']?.map((e) => [e.atMs, e.kind, e.text]).slice(0, 3)).toEqual([
+      [0, 'placement', 'compose starts (visit 1)'],
+      [0, 'gate', `waits at gate provider: closed until ${until}`],
+      [20_000, 'gate', 'through gate provider after 20.0 s'],
+    ]);
+  });
+
+  it('says an item of an aborted run was stopped while it waited at the gate', async () => {
+    const clock = createVirtualClock({ wallStart: systemClock.wallNow() });
+    const abort = new AbortController();
+    const running = createDispatcher({ nodes, clock, store, policy }).run(
+      await composeValidate(),
+      {},
+      { items: [{ retryAfterMs: 20_000 }, {}], runId: 'gated-abort', signal: abort.signal },
+    );
+    await expect
+      .poll(async () => (await detail('gated-abort')).items.map((i) => i.wait?.reason), { timeout: 20_000 })
+      .toEqual(['retry-after', 'gate provider']);
+    abort.abort();
+    expect((await running).status).toBe('aborted');
+    const shown = await detail('gated-abort');
+    expect(shown.items.map((i) => [i.state, i.stoppedWhile])).toEqual([
+      ['aborted', 'waiting (retry-after) at compose'],
+      ['aborted', 'waiting (gate provider) at compose'],
+    ]);
+    expect(shown.gates[0]).toMatchObject({ key: 'provider', waiting: 0, closings: 1 });
+    expect(shown.gates[0]?.closed).toBeUndefined();
+  });
+});
