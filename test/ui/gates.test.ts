@@ -2,9 +2,11 @@
  * What the run page's data says of gates, from real runs through a dispatcher's gates recorded in a real
  * SQLite store: items waiting at a gate are waiting with the reason `gate <key>` (though their checkpoints
  * say they are at their placement), the gate's closing is in force with its end and its Retry-After, and
- * the timelines show the closing, the waits at the gate, the passing and the reopening.
+ * the timelines show the closing, the waits at the gate, the passing and the reopening; and what the page
+ * draws of it in a real browser.
  */
 import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/policy/clock.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
@@ -15,6 +17,7 @@ import { openSqliteStore } from '../../src/store/sqlite.ts';
 import type { RunStore } from '../../src/store/types.ts';
 import type { RunDetail } from '../../src/ui/run-detail.ts';
 import { startViewer, type Viewer } from '../../src/ui/server.ts';
+import { launchBrowser } from './browser.ts';
 import { composeValidate, DAGS, tempFolder } from './helpers.ts';
 import { getJson } from './http.ts';
 
@@ -156,4 +159,57 @@ describe('gates on the run page', () => {
     expect(shown.gates[0]).toMatchObject({ key: 'provider', waiting: 0, closings: 1 });
     expect(shown.gates[0]?.closed).toBeUndefined();
   });
+});
+
+describe('gates in the page', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('shows the items waiting at the gate and the gate closed with its countdown, then reopened', async () => {
+    const clock = createVirtualClock({ wallStart: systemClock.wallNow() });
+    const running = createDispatcher({ nodes, clock, store, policy }).run(
+      await composeValidate(),
+      {},
+      { items: [{ retryAfterMs: 600_000 }, {}, {}], runId: 'gated-page' },
+    );
+    await expect
+      .poll(async () => (await detail('gated-page')).gates[0]?.waiting, { timeout: 20_000 })
+      .toBe(2);
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${viewer.url}/runs/gated-page`);
+      const row = page.locator('#items-table tr[data-item="3"]');
+      await row.filter({ hasText: 'waiting' }).waitFor();
+      // The wait counts down to the closing's end, ten minutes ahead (a few seconds pass meanwhile).
+      await row.locator('.countdown', { hasText: 'left' }).waitFor();
+      expect(await row.locator('.countdown').textContent()).toMatch(
+        /^(9 min \d+|10 min 0) s left \(gate provider, closed\)$/u,
+      );
+      const gate = page.locator('#gates details[data-gate="provider"]');
+      await gate.waitFor();
+      expect(await gate.getAttribute('open')).not.toBeNull();
+      await gate.locator('summary .countdown', { hasText: 'left' }).waitFor();
+      expect(await gate.locator('summary').textContent()).toMatch(
+        /^Gate provider · (9 min \d+|10 min 0) s left \(closed: HTTP 429, Retry-After 10 min 0 s\) · 2 items waiting · 1 closing$/u,
+      );
+      expect(await gate.locator('li').allTextContents()).toEqual([
+        expect.stringMatching(
+          /^\+0 msclosed until \S+ \(HTTP 429, Retry-After 600\.0 s\) by item 1 at compose$/u,
+        ),
+      ]);
+      await clock.runUntilIdle();
+      expect((await running).status).toBe('completed');
+      await page.locator('#gates li[data-kind="opened"]').waitFor();
+      expect(await gate.locator('summary').textContent()).toBe(
+        'Gate provider · open · 0 items waiting · 1 closing',
+      );
+    } finally {
+      await page.close();
+    }
+  }, 60_000);
 });
