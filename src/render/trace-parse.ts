@@ -14,6 +14,8 @@ const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   'retry.scheduled': ['dag', 'from', 'to', 'budget'],
   salvage: ['dag', 'from', 'to'],
   'item.end': ['dag', 'terminal'],
+  'gate.wait': ['item', 'dag', 'placement', 'key'],
+  'gate.passed': ['item', 'dag', 'placement', 'key'],
 };
 
 /**
