@@ -1,54 +1,44 @@
 /**
  * What the progress line says of the items waiting at gates: the key most of them wait at, how many, why,
  * and the time left of the closing they wait out: `12 items waiting at gate openai (Retry-After, 14 s left)`.
+ * Read from the book's counts per key, so that a line costs no pass over the waiting items.
  */
-import type { GateWait, GateWaitBook } from '../gates/gate-waits.ts';
+import type { GateWaitBook, KeyWaits } from '../gates/gate-waits.ts';
 import { countdown } from './countdown.ts';
 
+/** The wall time the closing the items at a key wait out ends: 0 when none is known. */
+function closedUntil(book: GateWaitBook, at: KeyWaits): number {
+  return Math.max(book.closing(at.key)?.untilMs ?? 0, at.closed > 0 ? at.untilMs : 0);
+}
+
 /** Why the items at one key wait: its closing (Retry-After or back-off), else its pace, else its concurrency. */
-function keyWhy(book: GateWaitBook, key: string, waits: readonly GateWait[], wallNow: number): string {
-  const closing = book.closing(key);
+function keyWhy(book: GateWaitBook, at: KeyWaits, wallNow: number): string {
+  const closing = book.closing(at.key);
   // A closing just announced holds every waiter at once, before each is told so.
-  if (closedUntil(book, key, waits) > wallNow) {
+  if (closedUntil(book, at) > wallNow) {
     return closing === undefined ? 'closed' : closing.hintMs === undefined ? 'back-off' : 'Retry-After';
   }
-  if (waits.some((w) => w.why === 'rate')) return 'rate';
-  if (waits.some((w) => w.why === 'concurrency')) return 'concurrency';
+  if (at.rate > 0) return 'rate';
+  if (at.concurrency > 0) return 'concurrency';
   // Waiters told of a closing that is over go on as the gate lets them.
   return 'reopened';
 }
 
-/** The wall time the closing the items at `key` wait out ends: 0 when none is known. */
-function closedUntil(book: GateWaitBook, key: string, waits: readonly GateWait[]): number {
-  return Math.max(book.closing(key)?.untilMs ?? 0, ...waits.map((w) => w.untilMs ?? 0));
-}
-
-/** The groups of waits by key, in the order the first wait at each began. */
-function byKey(book: GateWaitBook): Map<string, GateWait[]> {
-  const keys = new Map<string, GateWait[]>();
-  for (const wait of book.waits()) {
-    const list = keys.get(wait.key) ?? [];
-    list.push(wait);
-    keys.set(wait.key, list);
-  }
-  return keys;
+/** The key most items wait at; on a tie the one waited at first (the book keeps that order). */
+function topKey(book: GateWaitBook): KeyWaits | undefined {
+  let top: KeyWaits | undefined;
+  for (const at of book.keys().values()) if (top === undefined || at.waiting > top.waiting) top = at;
+  return top;
 }
 
 /** The wall times the closings that items wait out end, those still ahead of `wallNow`: for countdowns. */
 export function gateEndings(book: GateWaitBook, wallNow: number): number[] {
   const ends: number[] = [];
-  for (const [key, waits] of byKey(book)) {
-    const until = closedUntil(book, key, waits);
+  for (const at of book.keys().values()) {
+    const until = closedUntil(book, at);
     if (until > wallNow) ends.push(until);
   }
   return ends;
-}
-
-/** The key most items wait at (on a tie, the one waited at first), with its waits. */
-function topKey(keys: ReadonlyMap<string, GateWait[]>): [string, GateWait[]] | undefined {
-  let top: [string, GateWait[]] | undefined;
-  for (const entry of keys) if (top === undefined || entry[1].length > top[1].length) top = entry;
-  return top;
 }
 
 /**
@@ -56,8 +46,8 @@ function topKey(keys: ReadonlyMap<string, GateWait[]>): [string, GateWait[]] | u
  * is due when it changes. Undefined when no item waits at a gate.
  */
 export function gateHeadline(book: GateWaitBook, wallNow: number): string | undefined {
-  const top = topKey(byKey(book));
-  return top === undefined ? undefined : `${top[0]}: ${keyWhy(book, top[0], top[1], wallNow)}`;
+  const top = topKey(book);
+  return top === undefined ? undefined : `${top.key}: ${keyWhy(book, top, wallNow)}`;
 }
 
 /**
@@ -66,16 +56,15 @@ export function gateHeadline(book: GateWaitBook, wallNow: number): string | unde
  * gatePhrase(book, clock.wallNow()); // '12 items waiting at gate openai (Retry-After, 14 s left)'
  */
 export function gatePhrase(book: GateWaitBook, wallNow: number): string | undefined {
-  const keys = byKey(book);
-  const top = topKey(keys);
+  const top = topKey(book);
   if (top === undefined) return undefined;
-  const [key, waits] = top;
-  const count = waits.length === 1 ? '1 item' : `${waits.length} items`;
-  const until = closedUntil(book, key, waits);
+  const count = top.waiting === 1 ? '1 item' : `${top.waiting} items`;
+  const until = closedUntil(book, top);
   const left = until > wallNow ? `, ${countdown(until - wallNow)} left` : '';
-  const phrase = `${count} waiting at gate ${key} (${keyWhy(book, key, waits, wallNow)}${left})`;
-  const others = keys.size - 1;
+  const phrase = `${count} waiting at gate ${top.key} (${keyWhy(book, top, wallNow)}${left})`;
+  const others = book.keys().size - 1;
   if (others === 0) return phrase;
-  const rest = book.waits().length - waits.length;
+  let rest = 0;
+  for (const at of book.keys().values()) rest += at === top ? 0 : at.waiting;
   return `${phrase}, ${rest} more at ${others === 1 ? '1 other gate' : `${others} other gates`}`;
 }

@@ -29,6 +29,22 @@ export interface EndedGateWait extends GateWait {
   readonly passed: boolean;
 }
 
+/** The waits at one gate key, counted as they start, change reason and end. */
+export interface KeyWaits {
+  readonly gate: string;
+  readonly key: string;
+  /** Items waiting at the key. */
+  readonly waiting: number;
+  /** Of them, those whose latest `gate.wait` says `closed`, `rate`, `concurrency`. */
+  readonly closed: number;
+  readonly rate: number;
+  readonly concurrency: number;
+  /** The `untilMs` of the latest `closed` wait told at the key (wall ms); 0 before any. */
+  readonly untilMs: number;
+}
+
+type Counts = { -readonly [K in keyof KeyWaits]: KeyWaits[K] };
+
 /** A closing in force at a key, from its latest `gate.closed`. */
 export interface GateClosingSeen {
   readonly gate: string;
@@ -46,13 +62,20 @@ export interface GateClosingSeen {
 export class GateWaitBook {
   private readonly byItem = new Map<string, GateWait>();
   private readonly closings = new Map<string, GateClosingSeen>();
+  // Kept as waits come and go, so that a line about thousands of waiters costs no pass over them.
+  private readonly byKey = new Map<string, Counts>();
 
   /** Reads the next event; returns the wait it ended, if it ended one. */
   see(event: RunEvent): EndedGateWait | undefined {
     switch (event.type) {
-      case 'gate.wait':
-        this.byItem.set(event.item, this.begin(event));
+      case 'gate.wait': {
+        const before = this.byItem.get(event.item);
+        if (before !== undefined) this.count(before, -1);
+        const wait = this.begin(event);
+        this.byItem.set(event.item, wait);
+        this.count(wait, 1);
         return undefined;
+      }
       case 'gate.closed':
         this.closings.set(event.key, closingOf(event));
         return undefined;
@@ -66,12 +89,18 @@ export class GateWaitBook {
     const wait = this.byItem.get(event.item);
     if (wait === undefined) return undefined;
     this.byItem.delete(event.item);
+    this.count(wait, -1);
     return { ...wait, endedAt: event.time, passed: event.type === 'gate.passed' };
   }
 
   /** The items waiting at a gate, in the order their waits began. */
   waits(): readonly GateWait[] {
     return [...this.byItem.values()];
+  }
+
+  /** The keys items wait at, in the order the first wait at each began (since it last had none). */
+  keys(): ReadonlyMap<string, KeyWaits> {
+    return this.byKey;
   }
 
   /** The wait `item` is in, if any. */
@@ -88,6 +117,19 @@ export class GateWaitBook {
   clear(): void {
     this.byItem.clear();
     this.closings.clear();
+    this.byKey.clear();
+  }
+
+  private count(wait: GateWait, by: 1 | -1): void {
+    let counts = this.byKey.get(wait.key);
+    if (counts === undefined) {
+      counts = { gate: wait.gate, key: wait.key, waiting: 0, closed: 0, rate: 0, concurrency: 0, untilMs: 0 };
+      this.byKey.set(wait.key, counts);
+    }
+    counts.waiting += by;
+    counts[wait.why] += by;
+    if (by === 1 && wait.untilMs !== undefined) counts.untilMs = wait.untilMs;
+    if (counts.waiting === 0) this.byKey.delete(wait.key);
   }
 
   private begin(event: GateWaitEvent): GateWait {

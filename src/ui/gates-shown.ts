@@ -56,7 +56,7 @@ export function gatesShown(events: readonly RunEvent[], live: boolean, now: numb
     return {
       key,
       gate,
-      waiting: live ? book.waits().filter((w) => w.key === key).length : 0,
+      waiting: live ? (book.keys().get(key)?.waiting ?? 0) : 0,
       ...(closing === undefined || closing.untilMs <= now
         ? {}
         : {
