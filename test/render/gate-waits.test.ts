@@ -113,3 +113,21 @@ describe('waits at gates in a trace', () => {
     });
   });
 });
+
+describe('gate events in a trace file', () => {
+  it('refuses a gate event without the fields the diagram and the viewer read, naming the line', () => {
+    const line = (fields: Record<string, unknown>) =>
+      JSON.stringify({ seq: 1, time: 0, runId: 'r', ...fields });
+    const closed = { type: 'gate.closed', gate: 'api', key: 'api', reason: 'HTTP 429' };
+    expect(() => parseTrace(line(closed), 'run.jsonl')).toThrow(
+      "run.jsonl:1: 'gate.closed' event lacks the number field 'untilMs'",
+    );
+    expect(() => parseTrace(line({ ...closed, untilMs: 5 }), 'run.jsonl')).not.toThrow();
+    expect(() =>
+      parseTrace(
+        line({ type: 'gate.wait', item: '1', dag: 'd', placement: 'call', gate: 'api' }),
+        'run.jsonl',
+      ),
+    ).toThrow("run.jsonl:1: 'gate.wait' event lacks the string field 'key'");
+  });
+});
