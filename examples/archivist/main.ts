@@ -24,6 +24,7 @@ interface CommonFlags {
   model?: string;
   apiKeyEnv?: string;
   flaky?: string;
+  rateLimit?: string;
   maxTokens?: string;
   seed: string;
   catalog?: string;
@@ -54,6 +55,14 @@ function sessionOptions(flags: CommonFlags, io: ArchivistEnv): SessionOptions {
     if (!(flaky >= 0 && flaky <= 1))
       throw usage(`--flaky must be a rate between 0 and 1, not '${flags.flaky}'`);
   }
+  let rateLimit: number | undefined;
+  if (flags.rateLimit !== undefined) {
+    rateLimit = Number(flags.rateLimit);
+    if (!(Number.isInteger(rateLimit) && rateLimit >= 1 && rateLimit <= 10_000))
+      throw usage(
+        `--rate-limit must be a whole number of requests per second from 1 to 10000, not '${flags.rateLimit}'`,
+      );
+  }
   let maxTokens: number | undefined;
   if (flags.maxTokens !== undefined) {
     maxTokens = Number(flags.maxTokens);
@@ -67,6 +76,7 @@ function sessionOptions(flags: CommonFlags, io: ArchivistEnv): SessionOptions {
     llm: flags.llm,
     seed,
     ...(flaky === undefined ? {} : { flaky }),
+    ...(rateLimit === undefined ? {} : { rateLimit }),
     ...(maxTokens === undefined ? {} : { maxTokens }),
     ...(flags.baseUrl === undefined ? {} : { baseUrl: flags.baseUrl }),
     ...(flags.model === undefined ? {} : { model: flags.model }),
@@ -82,6 +92,10 @@ function addCommonOptions(command: Command): Command {
     .option('--model <name>', 'the model name for openai or ollama')
     .option('--api-key-env <name>', 'the environment variable holding the API key (default OPENAI_API_KEY)')
     .option('--flaky <rate>', 'make this share of model calls fail as real providers do (0–1)')
+    .option(
+      '--rate-limit <n>',
+      "simulate a provider's rate limit shared by every model call: n requests per second, 429 with Retry-After past it",
+    )
     .option('--max-tokens <n>', 'the cap on the tokens of one model answer (default 600)')
     .option('--seed <n>', 'seed of the fault injection and back-off jitter', '1')
     .option('--catalog <file>', 'the catalog JSON file (default the bundled one)')

@@ -1,11 +1,13 @@
 import type { Catalog } from '../../nodes/archivist/catalog.ts';
 import { createFlakyModel } from '../../nodes/archivist/models/flaky.ts';
 import { createOfflineModel } from '../../nodes/archivist/models/offline.ts';
+import { createRateLimitedModel } from '../../nodes/archivist/models/rate-limited.ts';
 import { guardRefusals } from '../../nodes/archivist/models/refusal.ts';
 import type { ChatModel } from '../../nodes/archivist/types.ts';
 import { SwitchyardError } from '../../src/errors.ts';
 import { importOptional } from '../../src/optional-import.ts';
 import { seededRandom } from '../../src/policy/random.ts';
+import type { Clock } from '../../src/policy/types.ts';
 import { type ProviderContext, refusalLine } from './provider-notices.ts';
 
 /** The model options of the command line. */
@@ -16,6 +18,11 @@ export interface ModelOptions {
   readonly apiKeyEnv?: string;
   /** Share of failing calls, 0–1; 0 or undefined for none. */
   readonly flaky?: number;
+  /**
+   * A simulated provider's shared rate limit, in model requests per second: past it a call is answered 429
+   * with Retry-After; undefined for none.
+   */
+  readonly rateLimit?: number;
   readonly seed: number;
   /** The cap on the tokens of one model answer; default the models' own (600). */
   readonly maxTokens?: number;
@@ -115,14 +122,17 @@ export function faultSeed(seed: number): number {
 
 /**
  * Builds the model the options ask for: offline (default), an OpenAI-compatible endpoint, or Ollama,
- * wrapped in seeded fault injection when `flaky` is set. Mistakes are one-line `E_USAGE` errors.
+ * wrapped in seeded fault injection when `flaky` is set, and in a simulated shared rate limit kept on
+ * `clock` when `rateLimit` is (outermost, so that every request counts in its window, as at a provider).
+ * Mistakes are one-line `E_USAGE` errors.
  * @example
- * const model = await createModel({ llm: 'offline', flaky: 0.5, seed: 1 }, process.env, catalog);
+ * const model = await createModel({ llm: 'offline', flaky: 0.5, seed: 1 }, process.env, catalog, systemClock);
  */
 export async function createModel(
   options: ModelOptions,
   env: Readonly<Record<string, string | undefined>>,
   catalog: Catalog,
+  clock: Pick<Clock, 'now'>,
 ): Promise<ChatModel> {
   let model: ChatModel;
   switch (options.llm) {
@@ -140,6 +150,13 @@ export async function createModel(
   }
   if (options.flaky !== undefined && options.flaky > 0) {
     model = createFlakyModel(model, { rate: options.flaky, random: seededRandom(faultSeed(options.seed)) });
+  }
+  if (options.rateLimit !== undefined) {
+    model = createRateLimitedModel(model, {
+      limit: options.rateLimit,
+      windowMs: 1000,
+      now: () => clock.now(),
+    });
   }
   return model;
 }

@@ -40,19 +40,28 @@ export function refusalLine(error: ProviderError, provider: ProviderContext): st
 }
 
 /**
- * The provider part of a model's name: `openai` for `openai:gpt-4o-mini`; a fault-injecting model says so,
- * `offline (--flaky)` for `offline+flaky(0.3)`.
+ * The provider part of a model's name: `openai` for `openai:gpt-4o-mini`; a simulated provider says which
+ * flags simulate it, `offline (--flaky)` for `offline+flaky(0.3)`, `offline (--flaky, --rate-limit)` for
+ * `offline+flaky(0.3)+limit(2/1s)`.
  */
 export function providerOf(modelName: string): string {
   const provider = modelName.split(/[:+]/)[0] ?? modelName;
-  return modelName.includes('+flaky(') ? `${provider} (--flaky)` : provider;
+  const flags = [
+    ...(modelName.includes('+flaky(') ? ['--flaky'] : []),
+    ...(modelName.includes('+limit(') ? ['--rate-limit'] : []),
+  ];
+  return flags.length > 0 ? `${provider} (${flags.join(', ')})` : provider;
 }
 
 /**
  * The notice for a retry that waits as the provider asked (Retry-After), e.g. `archivist: rate-limited
- * by openai, retrying in 12 s`; undefined for every other event.
+ * by openai, retrying in 12 s`, and for a call that waits at a gate a rate limit closed, e.g. `archivist:
+ * rate-limited by openai, compose waits at gate model`; undefined for every other event.
  */
 export function waitNotice(event: RunEvent, modelName: string): string | undefined {
+  if (event.type === 'gate.wait' && event.why === 'closed') {
+    return `archivist: rate-limited by ${providerOf(modelName)}, ${event.placement} waits at gate ${event.key}`;
+  }
   if (event.type !== 'retry.scheduled' || event.delaySource !== 'retry-after') return undefined;
   const seconds = Math.max(1, Math.round(event.delayMs / 1000));
   const provider = providerOf(modelName);

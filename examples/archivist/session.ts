@@ -32,7 +32,7 @@ export async function openSession(options: SessionOptions, io: ArchivistEnv): Pr
   const dags = loadArchivistDags();
   dags.catch(() => undefined);
   const catalog = await loadCatalogFile(options.catalog ? resolve(io.cwd, options.catalog) : DEFAULT_CATALOG);
-  const model = withProgress(await createModel(options, io.env, catalog), io.progress, io.isTTY);
+  const model = withProgress(await createModel(options, io.env, catalog, io.clock), io.progress, io.isTTY);
   const policy = io.policy ?? (options.llm === 'offline' ? OFFLINE_POLICY_FILE : POLICY_FILE);
   const store = options.store === undefined ? undefined : await openStore(options.store, io.cwd);
   const engine = await createAskEngine({

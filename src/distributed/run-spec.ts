@@ -3,8 +3,9 @@ import { libraryOf, loadDagText } from '../document/load.ts';
 import type { Dag } from '../document/model.ts';
 import { toDocument } from '../document/serialise.ts';
 import { SwitchyardError } from '../errors.ts';
-import { resolvePolicy, writesDefaultConcurrency } from '../policy/resolve.ts';
-import type { PolicyInput, RuntimePolicy } from '../policy/types.ts';
+import { resolveRecordedPolicy } from '../policy/recorded.ts';
+import { writesDefaultConcurrency } from '../policy/resolve.ts';
+import type { RuntimePolicy } from '../policy/types.ts';
 import { JOB_FORMAT } from './job-data.ts';
 
 /**
@@ -81,7 +82,7 @@ export async function readSpec(redis: Redis, key: string, runId: string): Promis
   return {
     dag,
     library: libraryOf(docs),
-    policy: resolvePolicy(spec.policy as PolicyInput),
+    policy: resolveRecordedPolicy(spec.policy),
     deadlineAt: spec.deadlineAt ?? undefined,
     items: spec.items,
   };

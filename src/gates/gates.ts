@@ -38,6 +38,8 @@ export interface GateLate {
 export interface GateClosing {
   /** The wall time the key reopens. */
   readonly untilMs: number;
+  /** The wall time the answer closed it (`untilMs` less the closing), when the caller read it. */
+  readonly fromMs?: number;
   readonly reason: string;
   readonly hintMs: number | undefined;
   readonly events: EventStream | undefined;

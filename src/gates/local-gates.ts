@@ -8,7 +8,7 @@ import type { Clock } from '../policy/types.ts';
 import { unwatchAbort, watchAbort } from '../runtime/abort-watch.ts';
 import type { EventStream } from '../runtime/event-stream.ts';
 import type { GateClosing, GateEntry, GateKeyView, GateLate, GatePass, Gates } from './gates.ts';
-import { closeKey, OPEN_KEY, reserve } from './gcra.ts';
+import { closeKey, emissionInterval, OPEN_KEY, reserve } from './gcra.ts';
 import type { GateKeyState, GatePolicy, GateRef, GateWhy } from './types.ts';
 
 interface Waiter {
@@ -86,7 +86,7 @@ class KeyGate {
   }
 
   close(closing: GateClosing): void {
-    const now = this.clock.wallNow();
+    const now = closing.fromMs ?? this.clock.wallNow();
     const before = this.state.closedUntil;
     this.state = closeKey(this.state, closing.untilMs);
     if (this.state.closedUntil === before) return;
@@ -103,6 +103,34 @@ class KeyGate {
     closing.events?.emit(own);
     for (const events of this.audience.keys()) if (events !== closing.events) events.emit({ ...body });
     // Waiters already told they wait for the pace now wait for the closing.
+    this.timer?.abort();
+    this.timer = undefined;
+    this.pump();
+  }
+
+  /**
+   * Closes the key until `untilMs` as a closing recorded before a restart: no `gate.closed` goes out (the
+   * run that recorded it has it), but the key reopens with a `gate.opened` to the runs waiting then, its
+   * `closedMs` counted from now.
+   */
+  restore(untilMs: number): void {
+    const now = this.clock.wallNow();
+    const before = this.state.closedUntil;
+    this.state = closeKey(this.state, untilMs);
+    if (this.state.closedUntil === before) return;
+    if (before <= now || this.closedAt === undefined) this.closedAt = now;
+    this.timer?.abort();
+    this.timer = undefined;
+    this.pump();
+  }
+
+  /** Makes the key's pace owe a whole burst from wall time `fromMs` (see {@link LocalGates.restorePace}). */
+  owe(fromMs: number): void {
+    const rate = this.gate.rate;
+    if (rate === undefined) return;
+    const tat = fromMs + rate.burst * emissionInterval(rate);
+    if (tat <= this.state.tat) return;
+    this.state = { tat, closedUntil: this.state.closedUntil };
     this.timer?.abort();
     this.timer = undefined;
     this.pump();
@@ -267,6 +295,8 @@ class KeyGate {
 /** The gates of one dispatcher, in this process. */
 export class LocalGates implements Gates {
   private readonly keys = new Map<string, KeyGate>();
+  /** By gate name, the wall time from which every key of the gate owes a whole burst (see restorePace). */
+  private readonly owed = new Map<string, number>();
 
   constructor(private readonly clock: Clock) {}
 
@@ -284,8 +314,19 @@ export class LocalGates implements Gates {
    */
   restore(ref: GateRef, untilMs: number): void {
     if (untilMs <= this.clock.wallNow()) return;
-    const key = this.keyOf(ref);
-    key.state = closeKey(key.state, untilMs);
+    this.keyOf(ref).restore(untilMs);
+  }
+
+  /**
+   * Paces every key of `gate` (those in use and those made later) as if a whole burst had started at wall
+   * time `fromMs`: the next execution under a key starts one emission interval after it, then one per
+   * interval. For a durable run resumed after a crash: the starts of the stopped process's last moments are
+   * not recorded, so the resumed run assumes they spent every token. A gate without a rate is not changed.
+   */
+  restorePace(gate: GatePolicy, fromMs: number): void {
+    if (gate.rate === undefined) return;
+    this.owed.set(gate.name, Math.max(fromMs, this.owed.get(gate.name) ?? fromMs));
+    for (const key of this.keys.values()) if (key.gate.name === gate.name) key.owe(fromMs);
   }
 
   view(): readonly GateKeyView[] {
@@ -296,6 +337,8 @@ export class LocalGates implements Gates {
     let key = this.keys.get(ref.key);
     if (key === undefined || key.gate !== ref.gate) {
       key = new KeyGate(ref.gate, ref.key, this.clock);
+      const owed = this.owed.get(ref.gate.name);
+      if (owed !== undefined) key.owe(owed);
       this.keys.set(ref.key, key);
     }
     return key;

@@ -1,8 +1,8 @@
-import { LocalGates } from '../gates/local-gates.ts';
 import { randomInt, randomUUID } from 'node:crypto';
 import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
+import { LocalGates } from '../gates/local-gates.ts';
 import type { CompiledDag } from '../graph/compile.ts';
 import { systemClock, withWallTime } from '../policy/clock.ts';
 import { defaultPolicy } from '../policy/defaults.ts';
@@ -21,6 +21,7 @@ import { createItemState, type ItemState, restoreItemState } from './item-state.
 import { type NodeDefinition, type NodeRegistry, registryOf } from './node.ts';
 import { isCompiled } from './prepare.ts';
 import { Recorder } from './recorder.ts';
+import { restoreRecordedGates } from './resume-gates.ts';
 import { readRecordedRun, recordedItems } from './resume-run.ts';
 import { Run, type RunResult } from './run.ts';
 import { admittedItems, checkRunOptions, givenOptions, listenerOf, pickEntrypoint } from './run-options.ts';
@@ -230,6 +231,9 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
         const lease = await takeLease(store, runId, clock);
         try {
           const items = await recordedItems(store, recorded.record, prep);
+          // A gate still closed when the run stopped holds its items back from their first move on.
+          const preps = [prep, ...recorded.record.documents.map((doc) => runEnv.prepareIri(doc.iri))];
+          await restoreRecordedGates(store, runId, gates, policy, preps, clock.wallNow());
           const last = await store.lastEventSeq(runId);
           if (last !== undefined) stream.continueAfter(last);
           const recorder = new Recorder(store, runId, clock);

@@ -198,7 +198,10 @@ export interface GateOpenedEvent extends Base {
   readonly type: 'gate.opened';
   readonly gate: string;
   readonly key: string;
-  /** How long it was closed, ms. */
+  /**
+   * How long it was closed, ms; for a closing a resumed durable run restored from its events, how long since
+   * the resume (the stopped process's part is not known).
+   */
   readonly closedMs: number;
 }
 

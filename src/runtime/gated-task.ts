@@ -87,7 +87,10 @@ function late(
   return classifyThrown(run, error);
 }
 
-/** Closes the gate's key on a rate-limit answer, and gives the item's place at the gate back. */
+/**
+ * Closes the gate's key on a rate-limit answer, then gives the item's place at the gate back: in that order,
+ * so that the waiter the place goes to finds the key closed rather than calling into the rate limit.
+ */
 function answered(
   run: RunContext,
   prep: Prepared,
@@ -97,7 +100,23 @@ function answered(
   through: GatePass,
   outcome: TaskOutcome,
 ): TaskOutcome {
-  // The key closes before the place is given back: the next waiter must not go through the answer's 429.
+  try {
+    closeOnRateLimit(run, prep, at, state, ref, outcome);
+  } finally {
+    through.leave();
+  }
+  return outcome;
+}
+
+/** Closes the gate's key when `outcome` is a rate-limit answer its gate pauses on. */
+function closeOnRateLimit(
+  run: RunContext,
+  prep: Prepared,
+  at: CompiledPlacement,
+  state: ItemState,
+  ref: GateRef,
+  outcome: TaskOutcome,
+): void {
   if ('error' in outcome && ref.gate.pauseOnRetryAfter) {
     const error = outcome.error;
     const wallNow = run.clock.wallNow();
@@ -110,6 +129,7 @@ function answered(
       if (ms > 0) {
         run.env.gates.close(ref, {
           untilMs: wallNow + ms,
+          fromMs: wallNow,
           reason: `HTTP ${error.status}`,
           hintMs,
           events: run.events,
@@ -120,6 +140,4 @@ function answered(
       }
     }
   }
-  through.leave();
-  return outcome;
 }

@@ -1,6 +1,6 @@
+import type { Dag, DagLibrary } from '../document/model.ts';
 import { gateOfPlacement } from '../gates/resolve.ts';
 import type { GatePolicy } from '../gates/types.ts';
-import type { Dag, DagLibrary } from '../document/model.ts';
 import type { CompiledDag } from '../graph/compile.ts';
 import { timingFor } from '../policy/resolve.ts';
 import type { RuntimePolicy, TimingPolicy } from '../policy/types.ts';

@@ -1,5 +1,5 @@
-import type { Gates } from '../gates/gates.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
+import type { Gates } from '../gates/gates.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';

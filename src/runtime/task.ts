@@ -2,7 +2,6 @@ import type { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { classifyError } from '../policy/classify.ts';
 import { batcherOf } from './batch.ts';
-import { throughGate } from './gated-task.ts';
 import { type ClassifiedError, engineError, withEngineCode } from './error-summary.ts';
 import {
   ExecutionContext,
@@ -12,6 +11,7 @@ import {
   scopeOf,
   settleNode,
 } from './execute.ts';
+import { throughGate } from './gated-task.ts';
 import { checkItemData, faultText, replaceByJsonForm } from './item-data.ts';
 import type { ItemState } from './item-state.ts';
 import type { NodeDefinition, NodeResult } from './node.ts';
@@ -42,7 +42,8 @@ export function toOutcome(run: RunContext, result: NodeResult | undefined, place
 /**
  * Runs the node of placement `at` for one item: synchronously when the node answers synchronously, else
  * racing its promise against the placement deadline and the run signal. Batch nodes go through the
- * placement's batcher. An execution under a gate of the policy waits at it first (see `gated-task.ts`).
+ * placement's batcher. An execution under a gate of the policy (each item of a batch too) waits at it first
+ * (see `gated-task.ts`).
  * Throws the run signal's reason instead of calling the node once the run is stopped.
  */
 export function runTask(
@@ -62,8 +63,12 @@ export function runTask(
       ),
     };
   }
-  if (node.batch !== undefined) return batcherOf(run, prep, at, node).submit(state, visit, run);
   const gate = prep.gates[at.index];
+  if (node.batch !== undefined) {
+    // Each item of a batch passes the gate as an execution of its own, then joins the batch.
+    const submit = () => batcherOf(run, prep, at, node).submit(state, visit, run);
+    return gate === undefined ? submit() : throughGate(run, prep, at, state, node, gate, submit);
+  }
   const call = (deadlineMs: number | undefined) => callNode(run, prep, at, state, visit, node, deadlineMs);
   if (gate !== undefined) return throughGate(run, prep, at, state, node, gate, call);
   return call(prep.timings[at.index]?.deadlineMs);

@@ -5,10 +5,11 @@
  * it was stopped there instead of a wait that will never end. A run still marked running whose lease expired
  * has no process moving it on: its items are stalled until `switchyard resume`.
  */
+import type { GateWaitView } from '../cli/runs/gate-views.ts';
 import type { ItemView, RunView } from '../cli/runs/views.ts';
-import type { GateWait } from '../gates/gate-waits.ts';
 import type { GateWhy } from '../gates/types.ts';
 import type { RunEvent } from '../runtime/events.ts';
+import type { GatePosition } from './gates-shown.ts';
 import type { TimelineEntry } from './timeline.ts';
 
 /** Where an item stands, as its badge on the page says. */
@@ -57,10 +58,10 @@ function endedState(item: ItemView): ItemState {
 }
 
 /** The wait of an item waiting at a gate, as the page shows it. */
-function gateWait(wait: GateWait): ShownWait {
+function gateWait(wait: GateWaitView): ShownWait {
   return {
     reason: `gate ${wait.key}`,
-    ...(wait.untilMs === undefined ? {} : { until: new Date(wait.untilMs).toISOString() }),
+    ...(wait.until === undefined ? {} : { until: wait.until }),
     gate: { name: wait.gate, key: wait.key, why: wait.why },
   };
 }
@@ -72,25 +73,24 @@ function doing(item: Pick<ShownItem, 'wait' | 'position'>): string {
     : `waiting (${item.wait.reason}) at ${item.position.placement}`;
 }
 
-/** The waits at gates a run's events leave its items in, and the visit each is part of. */
-export interface ItemsAtGates {
-  readonly waits: ReadonlyMap<string, GateWait>;
-  readonly visits: ReadonlyMap<string, number>;
-}
-
-const NONE: ItemsAtGates = { waits: new Map(), visits: new Map() };
-
 /**
- * An item waiting at a gate before its first checkpoint: a run writes an item's first checkpoint at its
- * first transition, so items queued at a gate from the start are known only by their events.
+ * An item waiting at a gate before its first checkpoint (see `gates-shown.ts`), where its events say it
+ * stands.
  */
-function uncheckpointed(run: RunView, wait: GateWait, visit: number): ShownItem {
+function uncheckpointed(run: RunView, at: GatePosition): ShownItem {
+  const wait: GateWaitView = {
+    gate: at.gate,
+    key: at.key,
+    why: at.why,
+    ...(at.untilMs === undefined ? {} : { until: new Date(at.untilMs).toISOString() }),
+  };
   return {
-    id: wait.item,
+    id: at.item,
     status: 'active',
-    position: { dag: wait.dag, placement: wait.placement, visit, path: [] },
+    position: { dag: at.dag, placement: at.placement, visit: at.visit, path: [] },
     retries: 0,
     waits: [],
+    gate: wait,
     budgets: {},
     updatedAt: run.updatedAt,
     state: 'waiting',
@@ -99,26 +99,26 @@ function uncheckpointed(run: RunView, wait: GateWait, visit: number): ShownItem 
 }
 
 /**
- * Each item of `run` with the state its badge shows; `gates` holds the waits at gates the run's events
- * leave its items in (items with no checkpoint yet come after the others, in the order they began to wait).
+ * Each item of `run` with the state its badge shows: an item waiting at a gate (`runs show`'s
+ * `item.gate`) is waiting, with the reason `gate <key>`; items waiting at a gate with no checkpoint yet
+ * come after the others, placed by `positions` (from the run's events).
  * @example
- * shownItems(view, gatesShown(events, true, Date.now())).map((i) => i.state); // ['completed', 'waiting']
+ * shownItems(view, gatesOfRun(events).positions).map((i) => i.state); // ['completed', 'waiting']
  */
-export function shownItems(run: RunView, gates: ItemsAtGates = NONE): ShownItem[] {
+export function shownItems(
+  run: RunView,
+  positions: ReadonlyMap<string, GatePosition> = new Map(),
+): ShownItem[] {
   const left = run.status === 'aborted' ? 'aborted' : run.status === 'running' ? 'stalled' : 'stopped';
   const moving = run.status === 'running' && !isStalled(run);
   const known = new Set(run.items.map((item) => item.id));
-  const unknown = [...gates.waits.values()].filter((w) => !known.has(w.item));
-  const items: ShownItem[] = [
-    ...run.items.map((item): ShownItem => {
-      if (item.status === 'ended') return { ...item, state: endedState(item) };
-      const atGate = gates.waits.get(item.id);
-      return atGate === undefined || item.status !== 'active'
-        ? { ...item, state: item.status }
-        : { ...item, state: 'waiting', wait: gateWait(atGate) };
-    }),
-    ...unknown.map((w) => uncheckpointed(run, w, gates.visits.get(w.item) ?? 1)),
-  ];
+  const items: ShownItem[] = run.items.map((item): ShownItem => {
+    if (item.status === 'ended') return { ...item, state: endedState(item) };
+    return item.gate === undefined || item.status !== 'active'
+      ? { ...item, state: item.status }
+      : { ...item, state: 'waiting', wait: gateWait(item.gate) };
+  });
+  for (const at of positions.values()) if (!known.has(at.item)) items.push(uncheckpointed(run, at));
   if (moving) return items;
   return items.map((shown) => {
     if (shown.status === 'ended') return shown;

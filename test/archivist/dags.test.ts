@@ -50,6 +50,6 @@ describe('the Archivist DAG documents', () => {
     const real = await loadPolicyFile(POLICY_FILE);
     const offline = await loadPolicyFile(OFFLINE_POLICY_FILE);
     expect(real.nodes['urn:switchyard:node:archivist:compose']?.deadlineMs).toBe(60000);
-    expect(offline.nodes['urn:switchyard:node:archivist:compose']?.deadlineMs).toBe(800);
+    expect(offline.nodes['urn:switchyard:node:archivist:compose']?.deadlineMs).toBe(1500);
   });
 });

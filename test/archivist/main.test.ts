@@ -136,6 +136,12 @@ describe('archivist: bad input is one line and a non-zero exit', () => {
       {},
       /^archivist: --flaky must be a rate between 0 and 1/,
     ],
+    [
+      'a bad --rate-limit',
+      ['ask', '--rate-limit', '0.5', 'hi'],
+      {},
+      /^archivist: --rate-limit must be a whole number of requests per second from 1 to 10000, not '0\.5' \(E_USAGE\)\n$/,
+    ],
   ];
   it.each(cases)('%s', async (_name, args, env, message) => {
     const run = await runMain(args, { env });

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFlakyModel, type FaultKind } from '../../nodes/archivist/models/flaky.ts';
 import { createOpenAIModel } from '../../nodes/archivist/models/openai.ts';
 import { ProviderError } from '../../nodes/archivist/models/provider-error.ts';
+import { createRateLimitedModel } from '../../nodes/archivist/models/rate-limited.ts';
 import { classifyMessages, composeMessages } from '../../nodes/archivist/prompts.ts';
 import { classifyError } from '../../src/policy/classify.ts';
 import { defaultClassification } from '../../src/policy/defaults.ts';
@@ -119,6 +120,68 @@ describe('flaky model', () => {
     });
     const reset = new ProviderError('reset', { code: 'ECONNRESET' });
     expect(classifyError(reset, defaultClassification)).toMatchObject({ retryable: true, kind: 'network' });
+  });
+});
+
+describe('rate-limited model', () => {
+  const messages = classifyMessages('books by George Orwell', undefined);
+
+  it('lets `limit` calls through per window, then answers 429 with the time left as Retry-After, in whole seconds', async () => {
+    let now = 0;
+    const limited: [number, number][] = [];
+    const model = createRateLimitedModel(services().model, {
+      limit: 2,
+      windowMs: 1000,
+      now: () => now,
+      onLimited: (call, ms) => limited.push([call, ms]),
+    });
+    expect(model.name).toBe('offline+limit(2/1s)');
+    const outcome = (at: number) => {
+      now = at;
+      return model.complete(messages, { signal }).then(
+        () => 'ok',
+        (e: unknown) => e,
+      );
+    };
+    expect(await outcome(0)).toBe('ok');
+    expect(await outcome(100)).toBe('ok');
+    const refused = await outcome(250);
+    expect(refused).toBeInstanceOf(ProviderError);
+    expect(refused).toMatchObject({
+      status: 429,
+      headers: { 'retry-after': '1' },
+    });
+    expect(classifyError(refused, defaultClassification)).toMatchObject({
+      retryable: true,
+      status: 429,
+      retryAfter: '1',
+    });
+    // Refused calls count in no window; the next window starts with the first call after this one ended.
+    expect(await outcome(999)).toBeInstanceOf(ProviderError);
+    expect(await outcome(1000)).toBe('ok');
+    expect(await outcome(1500)).toBe('ok');
+    expect(await outcome(1999)).toBeInstanceOf(ProviderError);
+    expect(await outcome(2400)).toBe('ok');
+    expect(limited).toEqual([
+      [3, 750],
+      [4, 1],
+      [7, 1],
+    ]);
+  });
+
+  it('counts the calls of a flaky model in the same window, failed ones too', async () => {
+    const model = createRateLimitedModel(
+      createFlakyModel(services().model, { rate: 1, random: seededRandom(1) }),
+      { limit: 1, windowMs: 1000, now: () => 0 },
+    );
+    expect(model.name).toBe('offline+flaky(1)+limit(1/1s)');
+    // Whatever fault the first call gets (a hang ends at once: its signal is aborted), it was a request.
+    await model.complete(messages, { signal: AbortSignal.abort() }).catch(() => undefined);
+    const second = await model.complete(messages, { signal }).catch((e: unknown) => e);
+    expect(second).toMatchObject({
+      status: 429,
+      message: expect.stringMatching(/simulated limit: 1 per 1 s/),
+    });
   });
 });
 

@@ -24,11 +24,19 @@ export interface MainRun {
   readonly clock: VirtualClock;
 }
 
-/** Runs `archivist …` in-process on a virtual clock, capturing its output. */
-export async function runMain(
-  args: readonly string[],
-  options: { env?: Record<string, string>; policy?: PolicyInput; cwd?: string } = {},
-): Promise<MainRun> {
+/** Options of an in-process run: environment variables, a policy replacing the files, the folder. */
+export interface MainOptions {
+  readonly env?: Record<string, string>;
+  readonly policy?: PolicyInput;
+  readonly cwd?: string;
+}
+
+/** The environment of an in-process run on a virtual clock, and what it printed so far. */
+export function virtualEnv(options: MainOptions = {}): {
+  io: ArchivistEnv;
+  clock: VirtualClock;
+  printed: () => { out: string; err: string };
+} {
   let out = '';
   let err = '';
   const clock = createVirtualClock({ auto: true });
@@ -49,8 +57,14 @@ export async function runMain(
     progress: process.stderr,
     ...(options.policy ? { policy: options.policy } : {}),
   };
+  return { io, clock, printed: () => ({ out, err }) };
+}
+
+/** Runs `archivist …` in-process on a virtual clock, capturing its output. */
+export async function runMain(args: readonly string[], options: MainOptions = {}): Promise<MainRun> {
+  const { io, clock, printed } = virtualEnv(options);
   const code = await main(['node', 'archivist', ...args], io);
-  return { code, out, err, clock };
+  return { code, ...printed(), clock };
 }
 
 const CATALOG = fileURLToPath(new URL('../../examples/archivist/catalog.json', import.meta.url));

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { specOf } from '../../src/distributed/run-spec.ts';
 import { dag } from '../../src/document/builder.ts';
+import { resolveRecordedPolicy } from '../../src/policy/recorded.ts';
 import { resolvePolicy, writtenConcurrency } from '../../src/policy/resolve.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 
@@ -15,10 +16,10 @@ const doc = dag('urn:test:spec', { name: 'spec', version: '1' })
   .terminal('done', 'completed')
   .build();
 
-/** The policy a worker resolves from the spec written for `input`. */
+/** The policy a worker resolves from the spec written for `input`, as `readSpec` does. */
 function workerPolicy(input: PolicyInput) {
   const spec = specOf(doc, [], resolvePolicy(input), undefined, 1);
-  return resolvePolicy(JSON.parse(JSON.stringify(spec.policy)) as PolicyInput);
+  return resolveRecordedPolicy(JSON.parse(JSON.stringify(spec.policy)));
 }
 
 describe('the policy in a run spec', () => {
@@ -35,5 +36,10 @@ describe('the policy in a run spec', () => {
     );
     const byPlacement = workerPolicy({ placements: { work: { concurrency: 3 } } });
     expect(writtenConcurrency(byPlacement, 'urn:test:spec', 'work')).toBe(3);
+  });
+
+  it('carries the gates', () => {
+    const gates = { api: { placements: ['work'], concurrency: 2, rate: { limit: 5 }, keys: '^k[0-9]$' } };
+    expect(workerPolicy({ gates }).gates).toEqual(resolvePolicy({ gates }).gates);
   });
 });

@@ -220,4 +220,26 @@ describe('a gate in one process', () => {
       ['3', 'failed'],
     ]);
   });
+
+  it("ends the wait at the run's deadline: items still at the gate fail with E_RUN_DEADLINE", async () => {
+    const policy = {
+      defaults: { backoff: { strategy: 'constant', baseMs: 100 } },
+      run: { deadlineMs: 1500 },
+      gates: { api: { placements: ['call'], concurrency: 1 } },
+    } as PolicyInput;
+    const { result, calls, events } = await run(
+      policy,
+      (_c, n) => (n === 1 ? rateLimited(5000) : undefined),
+      3,
+      10,
+    );
+    expect(calls.map((c) => [c.item, c.at])).toEqual([['1', 0]]);
+    // Item 1's Retry-After does not fit the run's remaining time: it takes its exhaustion route at once.
+    expect(result.items.map((i) => [i.id, i.terminal])).toEqual([['1', 'failed']]);
+    expect(result.failures.map((f) => [f.id, f.placement, f.error.code])).toEqual([
+      ['2', 'call', 'E_RUN_DEADLINE'],
+      ['3', 'call', 'E_RUN_DEADLINE'],
+    ]);
+    expect(events.find((e) => e.type === 'run.end')?.time).toBe(1500);
+  });
 });

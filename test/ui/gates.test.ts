@@ -93,24 +93,28 @@ describe('gates on the run page', () => {
       until,
       gate: { name: 'provider', key: 'provider', why: 'closed' },
     });
+    // The key's state as `runs show` says it, and its timeline.
     expect(waiting.gates).toEqual([
       {
-        key: 'provider',
         gate: 'provider',
+        key: 'provider',
+        state: 'closed',
+        until,
+        reason: 'HTTP 429',
+        hintMs: 20_000,
         waiting: 2,
-        closed: { until, reason: 'HTTP 429', hintMs: 20_000 },
-        closings: 1,
-        timeline: [
-          {
-            seq: expect.any(Number),
-            atMs: 0,
-            kind: 'closed',
-            gate: 'provider',
-            untilMs: wallStart + 20_000,
-            hintMs: 20_000,
-            text: `closed until ${until} (HTTP 429, Retry-After 20.0 s) by item 1 at compose`,
-          },
-        ],
+        items: ['2', '3'],
+      },
+    ]);
+    expect(waiting.gateTimelines.provider).toEqual([
+      {
+        seq: expect.any(Number),
+        atMs: 0,
+        kind: 'closed',
+        gate: 'provider',
+        untilMs: wallStart + 20_000,
+        hintMs: 20_000,
+        text: `closed until ${until} (HTTP 429, Retry-After 20.0 s) by item 1 at compose`,
       },
     ]);
     expect(waiting.timelines['2']?.map((e) => [e.kind, e.text])).toEqual([
@@ -125,9 +129,8 @@ describe('gates on the run page', () => {
     expect((await running).status).toBe('completed');
     const done = await detail('gated-run');
     expect(done.items.map((i) => i.state)).toEqual(['completed', 'completed', 'completed']);
-    expect(done.gates[0]).toMatchObject({ key: 'provider', waiting: 0, closings: 1 });
-    expect(done.gates[0]?.closed).toBeUndefined();
-    expect(done.gates[0]?.timeline.map((e) => [e.atMs, e.kind, e.text])).toEqual([
+    expect(done.gates[0]).toMatchObject({ key: 'provider', state: 'open', closedMs: 20_000, waiting: 0 });
+    expect(done.gateTimelines.provider?.map((e) => [e.atMs, e.kind, e.text])).toEqual([
       [0, 'closed', `closed until ${until} (HTTP 429, Retry-After 20.0 s) by item 1 at compose`],
       [20_000, 'opened', 'reopened after 20.0 s closed'],
     ]);
@@ -156,8 +159,8 @@ describe('gates on the run page', () => {
       ['aborted', 'waiting (retry-after) at compose'],
       ['aborted', 'waiting (gate provider) at compose'],
     ]);
-    expect(shown.gates[0]).toMatchObject({ key: 'provider', waiting: 0, closings: 1 });
-    expect(shown.gates[0]?.closed).toBeUndefined();
+    // The gate stays closed after the run: its closing is the provider's, not the run's.
+    expect(shown.gates[0]).toMatchObject({ key: 'provider', state: 'closed', items: ['2'] });
   });
 });
 

@@ -14,9 +14,36 @@ export interface OllamaModelOptions {
   readonly maxTokens?: number;
 }
 
+function headersOf(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  headers.forEach((value, key) => {
+    out[key] = value;
+  });
+  return out;
+}
+
+/**
+ * The provider error of a response that is not ok, with its status and headers (a Retry-After included),
+ * which the client's own error drops; its message is the body's `error`, else the body, else the status.
+ */
+async function refusal(response: Response): Promise<ProviderError> {
+  const text = await response.text().catch(() => '');
+  let message = text.trim();
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    if (typeof error === 'string' && error !== '') message = error;
+  } catch {}
+  if (message === '') message = `Error ${response.status}: ${response.statusText}`;
+  return new ProviderError(`HTTP ${response.status} from Ollama: ${message}`, {
+    status: response.status,
+    headers: headersOf(response.headers),
+  });
+}
+
 /**
  * A model served by Ollama (`ollama serve`). Each call gets its own client so that the node's signal
- * aborts exactly that request. Every request caps the answer's tokens (`num_predict`); the classification,
+ * aborts exactly that request. A response that is not ok is an error carrying its status and headers, so
+ * that a 429's Retry-After is honoured and closes the policy's gate, as with the OpenAI client. Every request caps the answer's tokens (`num_predict`); the classification,
  * which is read as one JSON object, asks for `format: "json"`.
  * @example
  * const model = createOllamaModel({ host: DEFAULT_OLLAMA_HOST, model: 'llama3.2' });
@@ -28,7 +55,11 @@ export function createOllamaModel(options: OllamaModelOptions): ChatModel {
     async complete(messages, { signal }) {
       const client = new Ollama({
         host: options.host,
-        fetch: (input, init) => fetch(input, { ...init, signal }),
+        fetch: async (input, init) => {
+          const response = await fetch(input, { ...init, signal });
+          if (!response.ok) throw await refusal(response);
+          return response;
+        },
       });
       try {
         const response = await client.chat({
@@ -41,6 +72,7 @@ export function createOllamaModel(options: OllamaModelOptions): ChatModel {
         return response.message.content;
       } catch (error) {
         if (signal.aborted) throw signal.reason ?? error;
+        if (error instanceof ProviderError) throw error;
         const status = (error as { status_code?: unknown }).status_code;
         if (typeof status === 'number') {
           throw new ProviderError(`HTTP ${status} from Ollama: ${(error as Error).message}`, {

@@ -1,7 +1,7 @@
 import type { Dag } from '../../document/model.ts';
 import { systemClock } from '../../policy/clock.ts';
-import { resolvePolicy } from '../../policy/resolve.ts';
-import type { Clock, PolicyInput, RuntimePolicy } from '../../policy/types.ts';
+import { resolveRecordedPolicy } from '../../policy/recorded.ts';
+import type { Clock, RuntimePolicy } from '../../policy/types.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
 import { RUN_FORMAT_VERSION } from '../../runtime/durable-run.ts';
 import type { RunEvent } from '../../runtime/events.ts';
@@ -38,7 +38,7 @@ async function policyOf(
     const from = isDash(option) ? STDIN_NAME : displayPath(option, io.cwd);
     return { policy: await loadPolicyFor(option, io, target), from };
   }
-  return { policy: resolvePolicy(record.policy.value as PolicyInput), from: 'as recorded with the run' };
+  return { policy: resolveRecordedPolicy(record.policy.value), from: 'as recorded with the run' };
 }
 
 /**

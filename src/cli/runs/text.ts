@@ -2,6 +2,7 @@
 import type { ItemEnding } from '../../store/types.ts';
 import { formatDuration, plural } from '../format.ts';
 import { displayPath } from '../output.ts';
+import type { GateKeyStateView, GateWaitView } from './gate-views.ts';
 import type { ItemView, RunRow, RunView } from './views.ts';
 
 /** Rows of cells as columns padded to their widest cell, two spaces apart, without trailing blanks. */
@@ -74,6 +75,40 @@ function dataLines(data: unknown): string[] {
   return lines;
 }
 
+/** Ids of the items waiting at a gate key shown in text. */
+const GATE_ITEMS = 10;
+
+/** Why an item waits at a gate: `closed until …`, `paced until …`, `every place taken (concurrency)`. */
+function gateWaitText(wait: GateWaitView): string {
+  const until = wait.until === undefined ? '' : ` until ${wait.until}`;
+  const why =
+    wait.why === 'closed'
+      ? `closed${until}`
+      : wait.why === 'rate'
+        ? `paced (rate)${until}`
+        : 'every place taken (concurrency)';
+  return `waiting at gate ${wait.gate} (key ${wait.key}), ${why}`;
+}
+
+/** A gate key's state: `closed until … (HTTP 429, Retry-After 1 min)` or `open`, and its items waiting. */
+function gateKeyText(key: GateKeyStateView): string {
+  const cause =
+    key.reason === undefined
+      ? ''
+      : `${key.reason}${key.hintMs === undefined ? '' : `, Retry-After ${formatDuration(key.hintMs)}`}`;
+  let state: string;
+  if (key.state === 'closed') state = `closed until ${key.until}${cause === '' ? '' : ` (${cause})`}`;
+  else if (cause === '') state = 'open';
+  else {
+    const lasted = key.closedMs === undefined ? '' : ` ${formatDuration(key.closedMs)}`;
+    state = `open (last closed${lasted}: ${cause})`;
+  }
+  if (key.waiting === 0) return `${key.key}  ${state}`;
+  const shown = key.items.slice(0, GATE_ITEMS).join(', ');
+  const more = key.waiting > GATE_ITEMS ? `, … (--json lists them all)` : '';
+  return `${key.key}  ${state}; ${plural(key.waiting, 'item')} waiting: ${shown}${more}`;
+}
+
 /** The lines of one item: where it is or how it ended, then its retries, waits and budgets. */
 function itemLines(item: ItemView): string[] {
   const { position } = item;
@@ -84,6 +119,7 @@ function itemLines(item: ItemView): string[] {
   else if (item.wait !== undefined) head = `waiting at ${at} until ${item.wait.until} (${item.wait.reason})`;
   else head = `active at ${at}`;
   const lines = [`item ${item.id}  ${head}`];
+  if (item.gate !== undefined) lines.push(`  gate     ${gateWaitText(item.gate)}`);
   if (item.retries > 0 || item.waits.length > 0) {
     const waited = item.waits.reduce((sum, w) => sum + w.delayMs, 0);
     const list = item.waits.map(
@@ -131,6 +167,7 @@ export function runText(view: RunView, cwd: string): string[] {
     'items',
     `${plural(view.items.length, 'item')} recorded${counts.length ? ` (${counts.join(', ')})` : ''}`,
   );
+  for (const key of view.gates) field('gate', gateKeyText(key));
   for (const item of view.items) lines.push(...itemLines(item));
   return lines;
 }

@@ -12,6 +12,7 @@ import type {
   RunStatus,
   RunStore,
 } from '../../store/types.ts';
+import { GateDigest, type GateKeyStateView, type GateWaitView } from './gate-views.ts';
 
 /** One run in a listing. */
 export interface RunRow {
@@ -56,6 +57,8 @@ export interface ItemView {
   /** Retries taken: `retry.scheduled` events of the item, or retry entries of its trail without events. */
   readonly retries: number;
   readonly waits: readonly PastWait[];
+  /** The gate the item waits at before its execution starts, when its last event is a `gate.wait`. */
+  readonly gate?: GateWaitView;
   /** Budget name → how much of it the item spent. */
   readonly budgets: Readonly<Record<string, number>>;
   readonly updatedAt: string;
@@ -85,6 +88,8 @@ export interface RunView {
     readonly live: boolean;
   };
   readonly items: readonly ItemView[];
+  /** Each gate key the run's events name, as it stands. */
+  readonly gates: readonly GateKeyStateView[];
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -133,14 +138,23 @@ export function framePath(position: ItemPosition): string[] {
   return position.frames.map((f) => (f.kind === 'scatter' ? `${f.placement}[${f.index}]` : f.placement));
 }
 
-/** Retries and past waits per item, read once from the run's `retry.scheduled` events. */
-async function retriesByItem(store: RunStore, runId: string): Promise<Map<string, PastWait[]>> {
-  const byItem = new Map<string, PastWait[]>();
+/** What `runs show` reads from a run's events: retries and past waits per item, and its gates. */
+interface EventDigest {
+  readonly retries: Map<string, PastWait[]>;
+  readonly gates: GateDigest;
+}
+
+/** Reads the run's events once: its `retry.scheduled` events by item, and its gate events. */
+async function digestEvents(store: RunStore, runId: string): Promise<EventDigest> {
+  const retries = new Map<string, PastWait[]>();
+  const gates = new GateDigest();
   for await (const record of store.streamEvents(runId)) {
-    if (record.type !== 'retry.scheduled') continue;
+    if (typeof record.body !== 'object' || record.body === null) continue;
     const body = record.body as Record<string, unknown>;
+    gates.add(record.type, body);
+    if (record.type !== 'retry.scheduled') continue;
     if (typeof body.item !== 'string' || typeof body.delayMs !== 'number') continue;
-    const waits = byItem.get(body.item) ?? [];
+    const waits = retries.get(body.item) ?? [];
     waits.push({
       placement: String(body.from ?? ''),
       budget: String(body.budget ?? ''),
@@ -148,9 +162,9 @@ async function retriesByItem(store: RunStore, runId: string): Promise<Map<string
       delayMs: body.delayMs,
       ...(typeof body.delaySource === 'string' ? { source: body.delaySource } : {}),
     });
-    byItem.set(body.item, waits);
+    retries.set(body.item, waits);
   }
-  return byItem;
+  return { retries, gates };
 }
 
 /** The retry entries of an item's trail, for runs whose events were not recorded. */
@@ -174,12 +188,10 @@ function isInputItem(itemId: string): boolean {
   return !itemId.includes('.') && !itemId.includes('/');
 }
 
-function itemView(
-  checkpoint: ItemCheckpoint,
-  waits: readonly PastWait[] | undefined,
-  hasEvents: boolean,
-): ItemView {
+function itemView(checkpoint: ItemCheckpoint, events: EventDigest, hasEvents: boolean): ItemView {
   const { position } = checkpoint;
+  const waits = events.retries.get(checkpoint.itemId);
+  const gate = checkpoint.status === 'ended' ? undefined : events.gates.waitOf(checkpoint.itemId);
   return {
     id: checkpoint.itemId,
     status: checkpoint.status,
@@ -195,6 +207,7 @@ function itemView(
       : { wait: { until: iso(position.wait.until), reason: position.wait.reason } }),
     retries: hasEvents ? (waits?.length ?? 0) : trailRetries(checkpoint),
     waits: waits ?? [],
+    ...(gate === undefined ? {} : { gate }),
     budgets: spentBudgets(checkpoint),
     updatedAt: iso(checkpoint.updatedAt),
     // A child's data is a slice of its parent's work; an input item's is what a reader asked and got.
@@ -203,16 +216,17 @@ function itemView(
 }
 
 /**
- * Everything `runs show` says about a run: its record, its lease as it stands at wall time `now`, and each
- * item's checkpoint and retries.
+ * Everything `runs show` says about a run: its record, its lease and its gate keys as they stand at wall
+ * time `now`, and each item's checkpoint, retries and the gate it waits at.
  */
 export async function runView(store: RunStore, run: RunRecord, now: number): Promise<RunView> {
-  const [checkpoints, retries, lastSeq, lease] = await Promise.all([
+  const [checkpoints, events, lastSeq, lease] = await Promise.all([
     store.listCheckpoints(run.id),
-    retriesByItem(store, run.id),
+    digestEvents(store, run.id),
     store.lastEventSeq(run.id),
     store.getLease(run.id),
   ]);
+  const ended = new Set(checkpoints.filter((c) => c.status === 'ended').map((c) => c.itemId));
   const doc = (d: RunRecord['dag']) => ({
     iri: d.iri,
     hash: d.hash,
@@ -242,6 +256,7 @@ export async function runView(store: RunStore, run: RunRecord, now: number): Pro
             live: isLive(lease, now),
           },
         }),
-    items: checkpoints.map((c) => itemView(c, retries.get(c.itemId), lastSeq !== undefined)),
+    items: checkpoints.map((c) => itemView(c, events, lastSeq !== undefined)),
+    gates: events.gates.keys(now, (item) => !ended.has(item)),
   };
 }

@@ -49,34 +49,42 @@ function waitCell(item) {
   );
 }
 
-/** The gate keys the run's items waited at: how many wait now, the closing in force, and its timeline. */
+/** The gate keys the run's events name: the closing in force, the items waiting, and each key's timeline. */
 export function gatesList(detail) {
   const gates = detail.gates ?? [];
   if (gates.length === 0) return null;
+  const running = detail.status === 'running';
   return gates.map((g) => {
-    const closed = g.closed
-      ? h(
-          'span',
-          {
-            class: 'countdown',
-            'data-until': Date.parse(g.closed.until),
-            'data-reason': `closed: ${g.closed.reason}${g.closed.hintMs === undefined ? ', back-off' : `, Retry-After ${duration(g.closed.hintMs)}`}`,
-          },
-          `closed: ${g.closed.reason}`,
-        )
-      : h('span', { class: 'quiet' }, 'open');
-    const waiting = `${g.waiting} item${g.waiting === 1 ? '' : 's'} waiting`;
-    const closings = `${g.closings} closing${g.closings === 1 ? '' : 's'}`;
+    const timeline = detail.gateTimelines?.[g.key] ?? [];
+    const cause = g.reason
+      ? `${g.reason}${g.hintMs === undefined ? ', back-off' : `, Retry-After ${duration(g.hintMs)}`}`
+      : '';
+    const state =
+      g.state === 'closed'
+        ? h(
+            'span',
+            { class: 'countdown', 'data-until': Date.parse(g.until), 'data-reason': `closed: ${cause}` },
+            `closed: ${cause}`,
+          )
+        : h('span', { class: 'quiet' }, 'open');
+    const waiting = `${g.waiting} item${g.waiting === 1 ? '' : 's'} ${running ? 'waiting' : 'left waiting'}`;
+    const closings = timeline.filter((e) => e.kind === 'closed').length;
     return h(
       'details',
-      { class: 'gate', 'data-gate': g.key, open: g.closed !== undefined },
-      h('summary', {}, `Gate ${g.key} · `, closed, ` · ${waiting} · ${closings}`),
-      g.timeline.length === 0
+      { class: 'gate', 'data-gate': g.key, open: g.state === 'closed' },
+      h(
+        'summary',
+        {},
+        `Gate ${g.key} · `,
+        state,
+        ` · ${waiting} · ${closings} closing${closings === 1 ? '' : 's'}`,
+      ),
+      timeline.length === 0
         ? h('p', { class: 'quiet' }, 'It did not close during the run.')
         : h(
             'ol',
             { class: 'timeline' },
-            g.timeline.map((e) =>
+            timeline.map((e) =>
               h(
                 'li',
                 { class: `entry ${e.kind}`, 'data-kind': e.kind },
