@@ -67,7 +67,9 @@ export function gatesList(detail) {
             `closed: ${cause}`,
           )
         : h('span', { class: 'quiet' }, 'open');
-    const waiting = `${g.waiting} item${g.waiting === 1 ? '' : 's'} ${running ? 'waiting' : 'left waiting'}`;
+    const items = `${g.waiting} item${g.waiting === 1 ? '' : 's'}`;
+    // Once the run stopped, only the items it left waiting are worth a word.
+    const waiting = running ? ` · ${items} waiting` : g.waiting > 0 ? ` · ${items} left waiting` : '';
     const closings = timeline.filter((e) => e.kind === 'closed').length;
     return h(
       'details',
@@ -77,7 +79,7 @@ export function gatesList(detail) {
         {},
         `Gate ${g.key} · `,
         state,
-        ` · ${waiting} · ${closings} closing${closings === 1 ? '' : 's'}`,
+        `${waiting} · ${closings} closing${closings === 1 ? '' : 's'}`,
       ),
       timeline.length === 0
         ? h('p', { class: 'quiet' }, 'It did not close during the run.')
