@@ -1,10 +1,15 @@
 /**
- * What the progress of a run says, counted from its events: the input items ended, the retries, and each
+ * What the progress of a run says, counted from its events: the input items ended, the retries, each
  * item waiting out a back-off or a Retry-After (which placement it waits for, why, and until when on the
- * run's clock). Pure: the caller gives the clock's reading.
+ * run's clock), and the items waiting at each gate key. Pure: the caller gives the clock's readings.
  */
 import { clip } from '../document/limits.ts';
+import { GateWaitBook } from '../gates/gate-waits.ts';
 import type { RunEvent } from '../runtime/events.ts';
+import { countdown } from './countdown.ts';
+import { gateEndings, gateHeadline, gatePhrase } from './progress-gates.ts';
+
+export { countdown } from './countdown.ts';
 
 /** An item waiting before its next placement. */
 export interface Wait {
@@ -21,10 +26,18 @@ export interface Wait {
 
 /** The progress of one run: counters and the waits in progress. */
 export interface ProgressState {
-  readonly onEvent: (event: RunEvent, now: number) => void;
-  /** One line: the run, its items ended and retries, and the wait that ends first with its time left. */
+  /** Counts `event`, seen at `now` on the run's clock and `wallNow` on its wall clock. */
+  readonly onEvent: (event: RunEvent, now: number, wallNow: number) => void;
+  /**
+   * One line: the run, its items ended and retries, the gate key most items wait at (how many, why, the
+   * time left of its closing), and the retry wait that ends first with its time left.
+   */
   readonly line: (now: number) => string;
   readonly waits: () => readonly Wait[];
+  /** The gate key most items wait at and why, without counts: see {@link gateHeadline}. */
+  readonly gateHeadline: () => string | undefined;
+  /** When each wait that counts down ends, on the run's clock: retry waits, and closings items wait out. */
+  readonly endings: (now: number) => readonly number[];
   /** The input items ended so far. */
   readonly ended: () => number;
 }
@@ -32,14 +45,6 @@ export interface ProgressState {
 // Scatter children are `<parent>.<index>` and embedded runs `<parent>/<key>`: only input items count.
 function isInputItem(id: string): boolean {
   return !/[./]/u.test(id);
-}
-
-/** Time left for people, in whole seconds rounded up: `12 s`, `2 min 5 s`, `0 s` once over. */
-export function countdown(ms: number): string {
-  const seconds = Math.max(0, Math.ceil(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
-  const rest = seconds % 60;
-  return `${Math.floor(seconds / 60)} min${rest === 0 ? '' : ` ${rest} s`}`;
 }
 
 /** Why an item waits, as the progress line says it. */
@@ -59,7 +64,7 @@ const MOVED = new Set<RunEvent['type']>(['placement.start', 'item.end', 'item.fa
  * named `name` (`run <id>`).
  * @example
  * const state = progressState('run 3f2c…', 2);
- * state.onEvent(event, clock.now());
+ * state.onEvent(event, clock.now(), clock.wallNow());
  * state.line(clock.now()); // 'run 3f2c…: 0/2 items ended, 1 retry; item 1 waits 29 s before compose (Retry-After from 429 Too Many Requests)'
  */
 export function progressState(
@@ -71,9 +76,19 @@ export function progressState(
   let ended = alreadyEnded;
   let retries = 0;
   const waits = new Map<string, Wait>(waiting.map((w) => [w.item, w]));
+  const gates = new GateWaitBook();
+  // Gate closings end at a wall time: this turns one into the run's clock time, as of the latest event.
+  let wallOffset = 0;
+  let lastWall = 0;
   return {
-    onEvent: (event, now) => {
-      if (event.type === 'run.end') waits.clear();
+    onEvent: (event, now, wallNow) => {
+      wallOffset = wallNow - now;
+      lastWall = wallNow;
+      gates.see(event);
+      if (event.type === 'run.end') {
+        waits.clear();
+        gates.clear();
+      }
       if (!('item' in event)) return;
       if (event.type === 'retry.scheduled') {
         retries += 1;
@@ -95,12 +110,19 @@ export function progressState(
     line: (now) => {
       const retried = retries === 0 ? '' : retries === 1 ? ', 1 retry' : `, ${retries} retries`;
       const counted = `${name}: ${ended}/${total} items ended${retried}`;
+      const gated = gatePhrase(gates, now + wallOffset);
+      const head = gated === undefined ? counted : `${counted}; ${gated}`;
       const first = [...waits.values()].sort((a, b) => a.until - b.until)[0];
-      if (first === undefined) return counted;
+      if (first === undefined) return head;
       const more = waits.size > 1 ? `, ${waits.size - 1} more waiting` : '';
-      return `${counted}; item ${first.item} waits ${countdown(first.until - now)} before ${first.placement} (${why(first)})${more}`;
+      return `${head}; item ${first.item} waits ${countdown(first.until - now)} before ${first.placement} (${why(first)})${more}`;
     },
     waits: () => [...waits.values()],
+    gateHeadline: () => gateHeadline(gates, lastWall),
+    endings: (now) => [
+      ...[...waits.values()].map((w) => w.until),
+      ...gateEndings(gates, now + wallOffset).map((wall) => wall - wallOffset),
+    ],
     ended: () => ended,
   };
 }

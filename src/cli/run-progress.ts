@@ -1,8 +1,10 @@
 /**
  * The progress of `run` and `resume` on stderr. On a terminal: a spinner line with the input items ended,
- * the retries, and the item that waits out a back-off or a Retry-After, which placement it waits for, why,
- * and a countdown. Off a terminal, nothing, unless `--progress` asks for plain lines: one when a wait of a
- * second or more starts, one every ten seconds while an item waits, one when the ended count changes.
+ * the retries, the items waiting at a gate (how many, at which key, why, and the countdown of its closing),
+ * and the item that waits out a back-off or a Retry-After, which placement it waits for, why, and a
+ * countdown. Off a terminal, nothing, unless `--progress` asks for plain lines: one when a wait of a second
+ * or more starts, one when items wait at another gate key or for another reason (its closing, its pace, its
+ * concurrency), one every ten seconds while a wait counts down, one when the ended count changes.
  * `--no-progress` shows nothing anywhere. Countdowns read the run's clock (so with `--virtual-time` they
  * count virtual time) and tick through its `sleep`, never a timer of their own.
  */
@@ -77,6 +79,8 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
   let printedAt = Number.NEGATIVE_INFINITY;
   // Every plain line says the count of ended items: a new line is due when it moves.
   let printedEnded: number | undefined;
+  // And the gate key most items wait at, and why: a new line is due when it changes.
+  let printedGates: string | undefined;
   const refresh = () => {
     const now = clock.now();
     const line = state.line(now);
@@ -86,6 +90,7 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
     } else {
       printedAt = now;
       printedEnded = state.ended();
+      printedGates = state.gateHeadline();
       io.err(`switchyard: ${line}`);
     }
   };
@@ -96,9 +101,9 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
   let ticker: AbortController | undefined;
   const tick = async (own: AbortController) => {
     try {
-      while (state.waits().length > 0) {
+      while (state.endings(clock.now()).length > 0) {
         const now = clock.now();
-        const firstEnd = Math.min(...state.waits().map((w) => w.until));
+        const firstEnd = Math.min(...state.endings(now));
         // Plain lines come ten seconds after the last one; the terminal line is redrawn every second.
         const due = spinner === undefined ? Math.max(printedAt + PLAIN_TICK_MS, now) : now + TERMINAL_TICK_MS;
         if (due <= now && firstEnd > now) {
@@ -108,7 +113,7 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
         }
         const next = firstEnd > now ? Math.min(due, firstEnd) : due;
         await clock.sleep(Math.max(next - now, 1), own.signal);
-        if (state.waits().length === 0) break;
+        if (state.endings(clock.now()).length === 0) break;
         // At the end of a wait the item's next event redraws the line; a `0 s` is never shown.
         if (firstEnd <= clock.now()) continue;
         if (spinner !== undefined || clock.now() - printedAt >= PLAIN_TICK_MS) refresh();
@@ -120,7 +125,7 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
     }
   };
   const watchWaits = () => {
-    const waiting = state.waits().length > 0;
+    const waiting = state.endings(clock.now()).length > 0;
     if (waiting && ticker === undefined) {
       ticker = new AbortController();
       void tick(ticker);
@@ -133,15 +138,18 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
   watchWaits();
   return {
     onEvent: (event) => {
-      state.onEvent(event, clock.now());
+      state.onEvent(event, clock.now(), clock.wallNow());
       watchWaits();
       if (spinner !== undefined) {
         refresh();
         return;
       }
-      // Plain lines: a wait worth reading about starts, or the count of ended items moves (or is first known).
+      // Plain lines: a wait worth reading about starts, items wait at another gate key or for another reason,
+      // or the count of ended items moves (or is first known).
       const waitStarts = event.type === 'retry.scheduled' && event.delayMs >= PLAIN_WAIT_MS;
-      if (waitStarts || state.ended() !== printedEnded) refresh();
+      const gates = state.gateHeadline();
+      const gatesMoved = gates !== undefined && gates !== printedGates;
+      if (waitStarts || gatesMoved || state.ended() !== printedEnded) refresh();
     },
     stop: () => {
       ticker?.abort();

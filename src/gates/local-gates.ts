@@ -197,7 +197,10 @@ class KeyGate {
       }
       this.head++;
       this.settle(waiter);
-      waiter.resolve(this.pass(waiter.entry, waiter.since, now));
+      const pass = this.pass(waiter.entry, waiter.since, now);
+      // A waiter told it waits is told it goes on: progress and traces end its wait here, not at its answer.
+      if (waiter.why !== undefined) this.passed(waiter, pass.waitedMs);
+      waiter.resolve(pass);
     }
   }
 
@@ -226,6 +229,19 @@ class KeyGate {
         ...(until === undefined || why !== 'closed' ? {} : { untilMs: until }),
       });
     }
+  }
+
+  private passed(waiter: Waiter, waitedMs: number): void {
+    const { events, item, dag, placement } = waiter.entry;
+    events?.emit({
+      type: 'gate.passed',
+      item,
+      dag,
+      placement,
+      gate: this.gate.name,
+      key: this.key,
+      waitedMs,
+    });
   }
 
   /** Takes a start (and a place, under a concurrency) for an entry let through at `now`. */

@@ -30,7 +30,8 @@ export interface Edge {
   readonly trace: 'taken' | 'untaken' | undefined;
 }
 
-function formatMs(ms: number): string {
+/** A wait in a label: milliseconds under ten seconds, tenths of seconds from there. */
+export function formatMs(ms: number): string {
   return ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${Math.round(ms)} ms`;
 }
 

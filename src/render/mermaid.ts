@@ -1,12 +1,13 @@
 /**
  * Mermaid flowchart text for a DAG document: shapes by placement kind, retry edges dashed, exhaustion
- * edges thick, salvage edges in their own colour, and optionally a run trace drawn over it.
+ * edges thick, salvage edges in their own colour, and optionally a run trace drawn over it (with the waits
+ * at gates before a placement on its node).
  */
 import type { Dag, DagLibrary, Placement } from '../document/model.ts';
-import { type Edge, edgeLabel, mergeParallel, routeEdges } from './mermaid-edges.ts';
+import { type Edge, edgeLabel, formatMs, mergeParallel, routeEdges } from './mermaid-edges.ts';
 import { escapeComment, escapeEdgeLabel, escapeNodeLabel, labelLines, mermaidId } from './mermaid-text.ts';
 import { edgeStyle, initDirective, palette, type Theme } from './theme.ts';
-import type { DagTrace, TraceSummary } from './trace.ts';
+import type { DagTrace, GateWaitTrace, TraceSummary } from './trace.ts';
 
 /** Options of {@link toMermaid}. */
 export interface MermaidOptions {
@@ -159,7 +160,7 @@ function emitDag(
       emitDag(builder, child, [...path, placement.key], `${indent}  `, [...stack, child.id]);
       builder.lines.push(`${indent}end`);
     } else {
-      emitNode(builder, placement, ref(placement.key), indent, visits);
+      emitNode(builder, placement, ref(placement.key), indent, visits, trace?.gateWaits.get(placement.key));
       mark(kindClass(placement), ref(placement.key));
     }
     if (traced) mark(visits > 0 ? 'visited' : 'dim', ref(placement.key));
@@ -179,11 +180,38 @@ function emitDag(
   }
 }
 
-function emitNode(builder: Builder, placement: Placement, id: string, indent: string, visits: number): void {
+function emitNode(
+  builder: Builder,
+  placement: Placement,
+  id: string,
+  indent: string,
+  visits: number,
+  gated?: GateWaitTrace,
+): void {
   const hint = kindHint(placement) + (visits > 0 ? ` · ×${visits}` : '');
-  const text = labelLines([escapeNodeLabel(placement.label ?? placement.key), escapeNodeLabel(hint)]);
+  const lines = [placement.label ?? placement.key, hint];
+  const waited = gated === undefined ? undefined : gateLine(gated);
+  if (waited !== undefined) lines.push(waited);
+  const text = labelLines(lines.map(escapeNodeLabel));
   const [open, close] = SHAPES[placement.kind];
   builder.lines.push(`${indent}${id}${open}"${text}"${close}`);
+}
+
+// A node names at most this many gate keys; a placement gated per model or per API key may wait at many.
+const KEYS_SHOWN = 2;
+
+/**
+ * The line a node gets for the waits at gates before its executions, as a retry edge says its waits:
+ * `gate openai · waited 12.5 s · 3 waiting`. Undefined when no item waited.
+ */
+function gateLine(gated: GateWaitTrace): string | undefined {
+  const notes: string[] = [];
+  if (gated.totalMs > 0) notes.push(`waited ${formatMs(gated.totalMs)}`);
+  // A wait still under way has no length yet: the items are counted.
+  if (gated.pending > 0) notes.push(`${gated.pending} waiting`);
+  if (notes.length === 0) return undefined;
+  const more = gated.keys.length > KEYS_SHOWN ? ` +${gated.keys.length - KEYS_SHOWN}` : '';
+  return [`gate ${gated.keys.slice(0, KEYS_SHOWN).join(', ')}${more}`, ...notes].join(' · ');
 }
 
 const SHAPES: Readonly<Record<Placement['kind'], readonly [string, string]>> = {

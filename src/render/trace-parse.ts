@@ -7,13 +7,25 @@ import { EVENT_TYPES, type RunEvent } from '../runtime/events.ts';
 
 const TYPES: ReadonlySet<string> = new Set(EVENT_TYPES);
 
-// The string fields each event type needs for the summary; the rest of an event is not read.
+// The string fields each event type needs for the summary and the viewer's timelines; the rest of an event
+// is not read.
 const REQUIRED: Readonly<Record<string, readonly string[]>> = {
   'placement.start': ['dag', 'placement'],
   route: ['dag', 'from', 'output', 'to', 'kind'],
   'retry.scheduled': ['dag', 'from', 'to', 'budget'],
   salvage: ['dag', 'from', 'to'],
   'item.end': ['dag', 'terminal'],
+  'gate.wait': ['item', 'dag', 'placement', 'gate', 'key'],
+  'gate.passed': ['item', 'dag', 'placement', 'gate', 'key'],
+  'gate.closed': ['gate', 'key', 'reason'],
+  'gate.opened': ['gate', 'key'],
+};
+
+// The number fields likewise: a gate's times are drawn as dates and durations.
+const NUMBERS: Readonly<Record<string, readonly string[]>> = {
+  'gate.passed': ['waitedMs'],
+  'gate.closed': ['untilMs'],
+  'gate.opened': ['closedMs'],
 };
 
 /**
@@ -58,6 +70,11 @@ function checkEvent(value: unknown, where: string): RunEvent {
   for (const field of REQUIRED[type] ?? []) {
     if (typeof record[field] !== 'string') {
       throw new SwitchyardError('E_TRACE', `${where}: '${type}' event lacks the string field '${field}'`);
+    }
+  }
+  for (const field of NUMBERS[type] ?? []) {
+    if (typeof record[field] !== 'number' || !Number.isFinite(record[field])) {
+      throw new SwitchyardError('E_TRACE', `${where}: '${type}' event lacks the number field '${field}'`);
     }
   }
   if (type === 'retry.scheduled' && record.output !== undefined && typeof record.output !== 'string') {

@@ -1,7 +1,8 @@
 /**
  * Reads a run trace (the dispatcher's JSONL event stream) and sums it up per DAG document: which
  * placements items visited, which edges they took and how often, how long retries waited (and which waits
- * are still under way), and along which edge items were salvaged. The diagram overlay draws this summary.
+ * are still under way), how long items waited at gates before each placement, and along which edge items
+ * were salvaged. The diagram overlay draws this summary.
  */
 
 import { readFile, stat } from 'node:fs/promises';
@@ -9,9 +10,11 @@ import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import type { RouteKind } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { RetryScheduledEvent, RouteEvent, RunEvent } from '../runtime/events.ts';
+import { GateWaitTally, type GateWaitTrace } from './trace-gate-waits.ts';
 import { parseTrace } from './trace-parse.ts';
 import { WaitBook } from './trace-waits.ts';
 
+export type { GateWaitTrace } from './trace-gate-waits.ts';
 export { parseTrace } from './trace-parse.ts';
 
 /** An edge kind as a trace sees it: a route kind, or a retry route's exhaustion edge. */
@@ -66,6 +69,8 @@ export interface DagTrace {
   readonly retries: ReadonlyMap<string, RetryTrace>;
   /** By the {@link edgeKey} of the edge the items took to the recovery placement. */
   readonly salvages: ReadonlyMap<string, SalvageTrace>;
+  /** Placement key → the waits at gates before its executions. */
+  readonly gateWaits: ReadonlyMap<string, GateWaitTrace>;
 }
 
 /** A trace summed up per DAG IRI. */
@@ -114,7 +119,8 @@ interface MutableDagTrace {
 }
 
 /**
- * Sums up events per DAG IRI: visits, edges taken, retry waits, salvages; linear in the number of events.
+ * Sums up events per DAG IRI: visits, edges taken, retry waits, waits at gates, salvages; linear in the
+ * number of events.
  * @example
  * const summary = summariseTrace(parseTrace(text));
  */
@@ -129,10 +135,12 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
     return trace;
   };
   const waits = new WaitBook();
+  const gateWaits = new GateWaitTally();
   // The last edge each item took: a salvage event follows the route event of the edge it came along.
   const lastRoute = new Map<string, RouteEvent>();
   events.forEach((event, index) => {
     waits.see(event);
+    gateWaits.see(event);
     switch (event.type) {
       case 'placement.start': {
         const visits = of(event.dag).visits;
@@ -201,7 +209,7 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
     for (const [key, route] of trace.retries) {
       retries.set(key, { ...route, ...waits.waitsOf(`${iri}\u0000${key}`) });
     }
-    summary.set(iri, { ...trace, retries });
+    summary.set(iri, { ...trace, retries, gateWaits: gateWaits.waitsOf(iri) });
   }
   return { dags: summary };
 }

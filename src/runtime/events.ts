@@ -19,6 +19,7 @@ export type RunEvent =
   | ItemFailedEvent
   | ItemCancelledEvent
   | GateWaitEvent
+  | GatePassedEvent
   | GateClosedEvent
   | GateOpenedEvent
   | WarningEvent;
@@ -163,6 +164,19 @@ export interface GateWaitEvent extends ItemBase {
 }
 
 /**
+ * An item that waited at a gate (it had a `gate.wait`) went through and its node is called now: the end of
+ * its wait, which `placement.end` alone would not tell apart from the node's own time. `waitedMs` is wall
+ * time at the gate.
+ */
+export interface GatePassedEvent extends ItemBase {
+  readonly type: 'gate.passed';
+  readonly placement: string;
+  readonly gate: string;
+  readonly key: string;
+  readonly waitedMs: number;
+}
+
+/**
  * A gate's key closed: an execution under it (`item` at `placement`, when it was this run's) got a
  * rate-limit answer. `untilMs` is the wall time it reopens; `hintMs` the Retry-After the answer carried,
  * absent when the closing lasts the back-off instead.
@@ -227,6 +241,7 @@ export const EVENT_TYPES = [
   'item.failed',
   'item.cancelled',
   'gate.wait',
+  'gate.passed',
   'gate.closed',
   'gate.opened',
   'warning',

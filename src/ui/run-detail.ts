@@ -1,6 +1,6 @@
 /**
  * A run's page as data: what `switchyard runs show` reports (each item's place, retries, waits, budgets),
- * each item's timeline, and the run's path drawn over its DAG as `render --run` draws it, from the documents
+ * each item's timeline, each gate key's timeline, and the run's path drawn over its DAG as `render --run` draws it, from the documents
  * the run recorded.
  */
 import { type RunView, runView } from '../cli/runs/views.ts';
@@ -9,6 +9,7 @@ import { toMermaid } from '../render/mermaid.ts';
 import { parseTrace, summariseTrace } from '../render/trace.ts';
 import type { RunRecord, RunStore } from '../store/types.ts';
 import { type DiagramTooLarge, diagramTooLarge } from './diagram-size.ts';
+import { gatesOfRun } from './gates-shown.ts';
 import { isStalled, type ShownItem, shownItems, stopEntries } from './item-state.ts';
 import { itemTimelines, type TimelineEntry } from './timeline.ts';
 
@@ -22,6 +23,8 @@ export interface RunDetail extends Omit<RunView, 'items'> {
   readonly dagName?: string;
   /** Item path → its timeline. */
   readonly timelines: Readonly<Record<string, readonly TimelineEntry[]>>;
+  /** Gate key → its closings and reopenings (each key's state is in `gates`, as `runs show` says it). */
+  readonly gateTimelines: Readonly<Record<string, readonly TimelineEntry[]>>;
   /** The highest event sequence number read, so that live updates go on after it. */
   readonly lastSeq?: number;
   /** The path drawn over the diagram, per colour scheme; absent when the run recorded no document. */
@@ -72,7 +75,8 @@ function recordedLibrary(run: RunRecord): DagLibrary {
 export async function runDetail(store: RunStore, run: RunRecord, now: number): Promise<RunDetail> {
   const [view, records] = await Promise.all([runView(store, run, now), store.readEvents(run.id)]);
   const events = parseTrace(records.map((r) => JSON.stringify(r.body)).join('\n'), `run ${run.id}`);
-  const items = shownItems(view);
+  const gates = gatesOfRun(events);
+  const items = shownItems(view, gates.positions);
   const byItem = itemTimelines(events);
   for (const [id, entry] of stopEntries(view, items, events))
     byItem.set(id, [...(byItem.get(id) ?? []), entry]);
@@ -93,6 +97,7 @@ export async function runDetail(store: RunStore, run: RunRecord, now: number): P
     stalled: isStalled(view),
     ...(isDag(dag) ? { dagName: dag.name } : {}),
     timelines,
+    gateTimelines: Object.fromEntries(gates.timelines),
     input: inputText(run.input),
     ...(lastSeq === undefined ? {} : { lastSeq }),
     ...(mermaid === undefined ? {} : { mermaid }),

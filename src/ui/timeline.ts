@@ -1,8 +1,10 @@
 /**
  * Each item's timeline, from a run's events: the placements it ran, the routes it took, its retries with
- * their reasons, its back-off and Retry-After waits, deadlines that fired, salvage, and how it ended.
+ * their reasons, its back-off and Retry-After waits, its waits at gates, deadlines that fired, salvage, and
+ * how it ended. And each gate key's timeline: its closings (when, until when, why, the Retry-After it
+ * honours) and reopenings.
  */
-import type { RunEvent } from '../runtime/events.ts';
+import type { GateClosedEvent, GateWaitEvent, RunEvent } from '../runtime/events.ts';
 
 /** What a timeline entry is about, for its marker on the page. */
 export type EntryKind =
@@ -17,7 +19,10 @@ export type EntryKind =
   | 'failed'
   | 'cancelled'
   | 'aborted'
-  | 'warning';
+  | 'warning'
+  | 'gate'
+  | 'closed'
+  | 'opened';
 
 /** One line of an item's timeline. */
 export interface TimelineEntry {
@@ -30,6 +35,11 @@ export interface TimelineEntry {
   /** For a retry: how long the item waited before it, and why. */
   readonly waitMs?: number;
   readonly waitReason?: 'backoff' | 'retry-after';
+  /** For a gate's entries: the gate key, and for a closing the wall time (ms since the epoch) it ends. */
+  readonly gate?: string;
+  readonly untilMs?: number;
+  /** For a closing: the Retry-After it honours, ms; absent when it lasts the back-off. */
+  readonly hintMs?: number;
 }
 
 /** Milliseconds as people read them: `240 ms`, `2.0 s`. */
@@ -39,6 +49,52 @@ export function formatMs(ms: number): string {
 
 function because(reason: string | undefined): string {
   return reason === undefined || reason === '' ? '' : `: ${reason}`;
+}
+
+/** A wall time (ms since the epoch) as the page and `runs events` say times: ISO 8601, UTC. */
+function wall(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** Why a closing lasts as long as it does: the answer, and its Retry-After or the back-off. */
+function closingWhy(event: GateClosedEvent): string {
+  const lasts = event.hintMs === undefined ? 'back-off' : `Retry-After ${formatMs(event.hintMs)}`;
+  return `${event.reason}, ${lasts}`;
+}
+
+/** What the gate key's timeline says of a closing or a reopening; undefined for other events. */
+function gateEntryOf(event: RunEvent, atMs: number): TimelineEntry | undefined {
+  const base = { seq: event.seq, atMs };
+  if (event.type === 'gate.closed') {
+    const by =
+      event.item === undefined ? 'an execution of another run' : `item ${event.item} at ${event.placement}`;
+    return {
+      ...base,
+      kind: 'closed',
+      gate: event.key,
+      untilMs: event.untilMs,
+      ...(event.hintMs === undefined ? {} : { hintMs: event.hintMs }),
+      text: `closed until ${wall(event.untilMs)} (${closingWhy(event)}) by ${by}`,
+    };
+  }
+  if (event.type === 'gate.opened') {
+    return {
+      ...base,
+      kind: 'opened',
+      gate: event.key,
+      text: `reopened after ${formatMs(event.closedMs)} closed`,
+    };
+  }
+  return undefined;
+}
+
+/** What an item's wait at a gate says: the key and why, with the closing's end when it waits one out. */
+function gateWaitText(event: GateWaitEvent): string {
+  if (event.why === 'closed') {
+    const until = event.untilMs === undefined ? '' : ` until ${wall(event.untilMs)}`;
+    return `waits at gate ${event.key}: closed${until}`;
+  }
+  return `waits at gate ${event.key}: ${event.why === 'rate' ? 'its rate is used up' : 'its concurrency is full'}`;
 }
 
 /** The entry an event adds to its item's timeline, or undefined for an event that adds none. */
@@ -130,6 +186,34 @@ function entryOf(event: RunEvent, atMs: number): TimelineEntry | undefined {
         placement: event.placement,
         text: `cancelled at ${event.placement} (its gather had decided)`,
       };
+    case 'gate.wait':
+      return {
+        ...base,
+        kind: 'gate',
+        placement: event.placement,
+        gate: event.key,
+        ...(event.untilMs === undefined ? {} : { untilMs: event.untilMs }),
+        text: gateWaitText(event),
+      };
+    case 'gate.passed':
+      return {
+        ...base,
+        kind: 'gate',
+        placement: event.placement,
+        gate: event.key,
+        text: `through gate ${event.key} after ${formatMs(event.waitedMs)}`,
+      };
+    case 'gate.closed':
+      // The item whose call got the rate-limit answer: it closed the gate for everyone.
+      return {
+        ...base,
+        kind: 'closed',
+        ...(event.placement === undefined ? {} : { placement: event.placement }),
+        gate: event.key,
+        untilMs: event.untilMs,
+        ...(event.hintMs === undefined ? {} : { hintMs: event.hintMs }),
+        text: `closed gate ${event.key} until ${wall(event.untilMs)} (${closingWhy(event)})`,
+      };
     case 'warning':
       return {
         ...base,
@@ -160,4 +244,23 @@ export function itemTimelines(events: readonly RunEvent[]): Map<string, Timeline
     byItem.set(event.item, list);
   }
   return byItem;
+}
+
+/**
+ * The timeline of every gate key the run's events mention a closing or reopening of, by key, in event
+ * order.
+ * @example
+ * gateTimelines(events).get('openai')?.map((e) => e.text); // ['closed until 2026-… (HTTP 429, Retry-After 20.0 s) by item 3 at call', …]
+ */
+export function gateTimelines(events: readonly RunEvent[]): Map<string, TimelineEntry[]> {
+  const start = events[0]?.time ?? 0;
+  const byKey = new Map<string, TimelineEntry[]>();
+  for (const event of events) {
+    const entry = gateEntryOf(event, Math.max(0, event.time - start));
+    if (entry?.gate === undefined) continue;
+    const list = byKey.get(entry.gate) ?? [];
+    list.push(entry);
+    byKey.set(entry.gate, list);
+  }
+  return byKey;
 }

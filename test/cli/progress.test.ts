@@ -89,18 +89,22 @@ describe('the progress line', () => {
         delaySource,
         reason: REASON,
       });
-    state.onEvent(retry('1', 30_000, 'retry-after'), 0);
-    state.onEvent(retry('2', 5_000, 'backoff'), 1_000);
+    state.onEvent(retry('1', 30_000, 'retry-after'), 0, 0);
+    state.onEvent(retry('2', 5_000, 'backoff'), 1_000, 1_000);
     expect(state.line(2_000)).toBe(
       `run r: 0/3 items ended, 2 retries; item 2 waits 4 s before b (back-off after ${REASON}), 1 more waiting`,
     );
-    state.onEvent(at('placement.start', { item: '2', placement: 'b', visit: 2 }), 6_000);
-    state.onEvent(at('item.end', { item: '2', terminal: 't', outcome: 'completed' }), 6_000);
-    state.onEvent(at('item.end', { item: '2.1', terminal: 't', outcome: 'completed' }), 6_000);
+    state.onEvent(at('placement.start', { item: '2', placement: 'b', visit: 2 }), 6_000, 6_000);
+    state.onEvent(at('item.end', { item: '2', terminal: 't', outcome: 'completed' }), 6_000, 6_000);
+    state.onEvent(at('item.end', { item: '2.1', terminal: 't', outcome: 'completed' }), 6_000, 6_000);
     expect(state.line(10_000)).toBe(
       `run r: 1/3 items ended, 2 retries; item 1 waits 20 s before b (Retry-After from ${REASON})`,
     );
-    state.onEvent(at('run.end', { status: 'aborted', completed: 1, failed: 0, durationMs: 1 }), 11_000);
+    state.onEvent(
+      at('run.end', { status: 'aborted', completed: 1, failed: 0, durationMs: 1 }),
+      11_000,
+      11_000,
+    );
     expect(state.line(11_000)).toBe('run r: 1/3 items ended, 2 retries');
   });
 });

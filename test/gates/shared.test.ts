@@ -70,8 +70,10 @@ describe('a gate shared', () => {
       'gate.wait',
       'gate.wait',
       'gate.opened',
-      // Item 2 now waits behind item 1 for the concurrency.
+      // Item 1 goes through; item 2 now waits behind it for the concurrency, then goes through too.
+      'gate.passed',
       'gate.wait',
+      'gate.passed',
     ]);
   });
 

@@ -1,4 +1,5 @@
-// A run's items (where each is or ended, its wait, retries and budgets) and their timelines.
+// A run's items (where each is or ended, its wait, retries and budgets) and their timelines, and the gates
+// its items waited at.
 
 import { badge, h } from './dom.js';
 import { duration } from './format.js';
@@ -30,15 +31,73 @@ function more(count, what) {
     : null;
 }
 
+// Why an item waits at a gate, after the gate's key.
+const GATE_WHY = { closed: 'closed', rate: 'rate', concurrency: 'concurrency' };
+
 /** An item's wait: counting down while it waits, or what it was doing when its run left it there. */
 function waitCell(item) {
   if (item.stoppedWhile) return h('span', { class: 'quiet' }, `${item.state} while ${item.stoppedWhile}`);
   if (!item.wait) return '';
+  const gate = item.wait.gate;
+  const reason = gate ? `${item.wait.reason}, ${GATE_WHY[gate.why] ?? gate.why}` : item.wait.reason;
+  // A gate's pace or concurrency has no end to count down to: the gate lets the item through in its turn.
+  if (!item.wait.until) return h('span', { class: 'gate-wait' }, reason);
   return h(
     'span',
-    { class: 'countdown', 'data-until': Date.parse(item.wait.until), 'data-reason': item.wait.reason },
-    item.wait.reason,
+    { class: 'countdown', 'data-until': Date.parse(item.wait.until), 'data-reason': reason },
+    reason,
   );
+}
+
+/** The gate keys the run's events name: the closing in force, the items waiting, and each key's timeline. */
+export function gatesList(detail) {
+  const gates = detail.gates ?? [];
+  if (gates.length === 0) return null;
+  const running = detail.status === 'running';
+  return gates.map((g) => {
+    const timeline = detail.gateTimelines?.[g.key] ?? [];
+    const cause = g.reason
+      ? `${g.reason}${g.hintMs === undefined ? ', back-off' : `, Retry-After ${duration(g.hintMs)}`}`
+      : '';
+    const state =
+      g.state === 'closed'
+        ? h(
+            'span',
+            { class: 'countdown', 'data-until': Date.parse(g.until), 'data-reason': `closed: ${cause}` },
+            `closed: ${cause}`,
+          )
+        : h('span', { class: 'quiet' }, 'open');
+    const items = `${g.waiting} item${g.waiting === 1 ? '' : 's'}`;
+    // Once the run stopped, only the items it left waiting are worth a word.
+    const waiting = running ? ` · ${items} waiting` : g.waiting > 0 ? ` · ${items} left waiting` : '';
+    const closings = timeline.filter((e) => e.kind === 'closed').length;
+    return h(
+      'details',
+      { class: 'gate', 'data-gate': g.key, open: g.state === 'closed' },
+      h(
+        'summary',
+        {},
+        `Gate ${g.key} · `,
+        state,
+        `${waiting} · ${closings} closing${closings === 1 ? '' : 's'}`,
+      ),
+      timeline.length === 0
+        ? h('p', { class: 'quiet' }, 'It did not close during the run.')
+        : h(
+            'ol',
+            { class: 'timeline' },
+            timeline.map((e) =>
+              h(
+                'li',
+                { class: `entry ${e.kind}`, 'data-kind': e.kind },
+                h('span', { class: 'at' }, `+${duration(e.atMs)}`),
+                h('span', { class: 'marker', 'aria-hidden': 'true' }),
+                e.text,
+              ),
+            ),
+          ),
+    );
+  });
 }
 
 /** The items table. */

@@ -6,7 +6,7 @@ import { encodePath, getJson, getMeta } from './api.js';
 import { drawDiagram, loadMermaid } from './diagram.js';
 import { badge, fill, h, link, message } from './dom.js';
 import { duration, stamp, when } from './format.js';
-import { itemsTable, timelines } from './run-items.js';
+import { gatesList, itemsTable, timelines } from './run-items.js';
 import { tooLargeNote } from './too-large.js';
 
 // `switchyard run` prints a run's URL a moment before it commits the run: a page that finds no such run
@@ -110,6 +110,13 @@ async function drawRun(main, id, first) {
   const factList = h('div');
   const diagram = h('div', { class: 'diagram', id: 'diagram' });
   const items = h('div', { id: 'items' });
+  const gates = h('div', { id: 'gates' });
+  const gateSection = h(
+    'section',
+    { 'aria-labelledby': 'gates-title', hidden: true },
+    h('h2', { id: 'gates-title' }, 'Gates'),
+    gates,
+  );
   const timeline = h('div', { id: 'timelines' });
   fill(
     main,
@@ -119,6 +126,7 @@ async function drawRun(main, id, first) {
     factList,
     h('section', { 'aria-labelledby': 'path-title' }, h('h2', { id: 'path-title' }, 'Path taken'), diagram),
     h('section', { 'aria-labelledby': 'items-title' }, h('h2', { id: 'items-title' }, 'Items'), items),
+    gateSection,
     h(
       'section',
       { 'aria-labelledby': 'timeline-title' },
@@ -139,6 +147,14 @@ async function drawRun(main, id, first) {
     main.dataset.status = detail.status;
     fill(factList, facts(detail, byIri.get(detail.dag.iri)));
     fill(items, itemsTable(detail));
+    // Open gates stay open across updates, like timelines.
+    const gateList = gatesList(detail);
+    gateSection.hidden = gateList === null;
+    if (gateList !== null) {
+      const open = new Set([...gates.querySelectorAll('details[open]')].map((d) => d.dataset.gate));
+      fill(gates, gateList);
+      for (const d of gates.querySelectorAll('details')) if (open.has(d.dataset.gate)) d.open = true;
+    }
     fill(timeline, timelines(detail, timeline));
     if (detail.diagramTooLarge) {
       if (drawn !== 'too large') {
@@ -156,7 +172,7 @@ async function drawRun(main, id, first) {
   // Waits count down between updates.
   const ticker = setInterval(() => {
     if (!main.isConnected || !document.body.contains(items)) return clearInterval(ticker);
-    for (const el of items.querySelectorAll('[data-until]')) {
+    for (const el of [...items.querySelectorAll('[data-until]'), ...gates.querySelectorAll('[data-until]')]) {
       const left = Number(el.dataset.until) - (Date.now() + clockOffset);
       el.textContent =
         left > 0 ? `${duration(left)} left (${el.dataset.reason})` : `ending (${el.dataset.reason})`;
