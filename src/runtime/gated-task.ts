@@ -96,7 +96,7 @@ function answered(
   ref: GateRef,
   through: GatePass,
   outcome: TaskOutcome,
-): TaskOutcome {
+): TaskOutcome | Promise<TaskOutcome> {
   // The key closes before the place is given back: the next waiter must not go through the answer's 429.
   if ('error' in outcome && ref.gate.pauseOnRetryAfter) {
     const error = outcome.error;
@@ -108,7 +108,7 @@ function answered(
       const backoffMs = Math.min(timing.backoff.baseMs, timing.backoff.capMs);
       const ms = closingMs(hintMs, backoffMs, ref.gate.maxClosedMs ?? timing.retryAfter.capMs);
       if (ms > 0) {
-        run.env.gates.close(ref, {
+        const closed = run.env.gates.close(ref, {
           untilMs: wallNow + ms,
           reason: `HTTP ${error.status}`,
           hintMs,
@@ -117,9 +117,23 @@ function answered(
           dag: prep.compiled.dag.id,
           placement: at.key,
         });
+        if (isThenable<void>(closed)) {
+          return closed.then(
+            () => leaving(through, outcome),
+            (failure: unknown) => {
+              through.leave();
+              throw failure;
+            },
+          );
+        }
       }
     }
   }
+  return leaving(through, outcome);
+}
+
+/** Gives the item's place at the gate back, and answers the outcome. */
+function leaving(through: GatePass, outcome: TaskOutcome): TaskOutcome {
   through.leave();
   return outcome;
 }
