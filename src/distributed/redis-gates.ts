@@ -16,16 +16,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { GateClosing, GateEntry, GateKeyView, GateLate, GatePass, Gates } from '../gates/gates.ts';
-import { emissionInterval } from '../gates/gcra.ts';
 import type { GateRef, GateWhy } from '../gates/types.ts';
 import type { Clock } from '../policy/types.ts';
-import { askGate, closeGate, type GateAnswer, type GateAsk, leaveGate } from './gate-scripts.ts';
+import { askGate, closeGate, type GateAnswer, leaveGate } from './gate-scripts.ts';
+import { askOf, pollFor, runOf, sleepUntil, waitTeller } from './gate-wait.ts';
 import { type GateKeys, gateKeys } from './keys.ts';
+import { PatientCalls } from './patient-calls.ts';
 import { queueDelay } from './slots.ts';
-
-/** How long a slot is held past the execution's latest start; the lease when nothing bounds it. */
-const LEASE_MARGIN_MS = 30_000;
-const LEASE_WITHOUT_DEADLINE_MS = 10 * 60_000;
 
 /** What a {@link RedisGates} works with. */
 export interface RedisGatesSetup {
@@ -60,17 +57,16 @@ export class RedisGates implements Gates {
   private readonly redis: Redis;
   private readonly prefix: string;
   private readonly clock: Clock;
-  private readonly onLost: ((error: unknown) => void) | undefined;
+  private readonly calls: PatientCalls;
   /** Names this worker's slot holders apart from another's. */
   private readonly id = randomUUID();
   private made = 0;
-  private lost = false;
 
   constructor(setup: RedisGatesSetup) {
     this.redis = setup.redis;
     this.prefix = setup.prefix;
     this.clock = setup.clock;
-    this.onLost = setup.onLost;
+    this.calls = new PatientCalls(setup.redis, setup.clock, setup.onLost);
   }
 
   enter(ref: GateRef, entry: GateEntry): Promise<GatePass | GateLate> {
@@ -85,7 +81,9 @@ export class RedisGates implements Gates {
   close(ref: GateRef, closing: GateClosing): Promise<void> {
     const local = this.keyOf(ref);
     const now = this.clock.wallNow();
-    const closed = this.call(() => closeGate(this.redis, local.keys, now, closing.untilMs, runOf(closing)));
+    const closed = this.calls.call(() =>
+      closeGate(this.redis, local.keys, now, closing.untilMs, runOf(closing)),
+    );
     const done = closed.then(({ changed, until }) => {
       local.closedUntil = Math.max(local.closedUntil, until);
       if (!changed) return;
@@ -120,46 +118,20 @@ export class RedisGates implements Gates {
   /** Asks the key until the execution may start, sleeping on the clock between asks. */
   private async wait(ref: GateRef, local: LocalKey, entry: GateEntry): Promise<GatePass | GateLate> {
     const since = this.clock.wallNow();
-    const limit = ref.gate.concurrency;
-    const rate = ref.gate.rate;
-    const holder = limit === undefined ? '' : `${this.id}:${++this.made}`;
-    const ask: Omit<GateAsk, 'now' | 'reserved'> = {
-      latest: entry.latest,
-      holder,
-      limit,
-      leaseMs: Number.isFinite(entry.latest)
-        ? Math.max(0, entry.latest - since) + LEASE_MARGIN_MS
-        : LEASE_WITHOUT_DEADLINE_MS,
-      pace:
-        rate === undefined
-          ? undefined
-          : { interval: emissionInterval(rate), tolerance: (rate.burst - 1) * emissionInterval(rate) },
-      run: runOf(entry),
-    };
-    let reserved = 0;
-    let told: GateWhy | undefined;
-    let polls = 0;
+    const holder = ref.gate.concurrency === undefined ? '' : `${this.id}:${++this.made}`;
+    const ask = askOf(ref, entry, holder, since);
+    const told = waitTeller(ref, entry);
     const tell = (why: GateWhy, until: number | undefined) => {
       if (why === 'closed' && until !== undefined) local.closedUntil = Math.max(local.closedUntil, until);
-      if (why === told) return;
-      told = why;
-      const { item, dag, placement } = entry;
-      entry.events?.emit({
-        type: 'gate.wait',
-        item,
-        dag,
-        placement,
-        gate: ref.gate.name,
-        key: ref.key,
-        why,
-        ...(why === 'closed' && until !== undefined ? { untilMs: until } : {}),
-      });
+      told(why, until);
     };
+    let reserved = 0;
+    let polls = 0;
     try {
       for (;;) {
         entry.signal.throwIfAborted();
         const now = this.clock.wallNow();
-        const answer: GateAnswer = await this.call(() =>
+        const answer: GateAnswer = await this.calls.call(() =>
           askGate(this.redis, local.keys, { ...ask, now, reserved }),
         );
         switch (answer.kind) {
@@ -168,7 +140,7 @@ export class RedisGates implements Gates {
           case 'wait':
             if (answer.at !== reserved) tell(answer.why, answer.at);
             reserved = answer.at;
-            await this.sleepUntil(answer.at, entry.signal);
+            await sleepUntil(this.clock, answer.at, entry.signal);
             break;
           case 'late':
             tell(answer.why, answer.at);
@@ -176,12 +148,13 @@ export class RedisGates implements Gates {
           case 'closed':
             tell('closed', answer.until);
             if (answer.until > entry.latest) return await this.late(entry, since);
-            await this.sleepUntil(answer.until, entry.signal);
+            await sleepUntil(this.clock, answer.until, entry.signal);
             break;
           case 'full': {
             tell('concurrency', undefined);
             if (now >= entry.latest) return await this.late(entry, since);
-            await this.poll(local, Math.min(queueDelay(++polls), entry.latest - now), entry.signal);
+            const ms = Math.min(queueDelay(++polls), entry.latest - now);
+            await pollFor(this.clock, local.polls, ms, entry.signal);
             break;
           }
         }
@@ -229,48 +202,8 @@ export class RedisGates implements Gates {
 
   /** The deadline comes before the execution could start: it waits until then and is let go. */
   private async late(entry: GateEntry, since: number): Promise<GateLate> {
-    await this.sleepUntil(entry.latest, entry.signal);
+    await sleepUntil(this.clock, entry.latest, entry.signal);
     return { late: true, waitedMs: this.clock.wallNow() - since };
-  }
-
-  /** Sleeps until wall time `at` (again when the clock woke it early). */
-  private async sleepUntil(at: number, signal: AbortSignal): Promise<void> {
-    for (let now = this.clock.wallNow(); now < at; now = this.clock.wallNow()) {
-      await this.clock.sleep(Math.ceil(at - now), signal);
-    }
-  }
-
-  /** Waits `ms` for a slot, or less when an execution of this worker gives one back. */
-  private async poll(local: LocalKey, ms: number, signal: AbortSignal): Promise<void> {
-    const cut = new AbortController();
-    local.polls.add(cut);
-    try {
-      await this.clock.sleep(ms, AbortSignal.any([signal, cut.signal]));
-    } catch (error) {
-      if (signal.aborted || !cut.signal.aborted) throw error;
-    } finally {
-      local.polls.delete(cut);
-    }
-  }
-
-  /**
-   * Runs a call to Redis until it answers: a failure of the connection is told once (until a call goes
-   * through again) and tried again with back-off; an error Redis answered is thrown.
-   */
-  private async call<T>(send: () => Promise<T>): Promise<T> {
-    for (let tries = 1; ; tries++) {
-      try {
-        const answer = await send();
-        this.lost = false;
-        return answer;
-      } catch (error) {
-        // An error Redis answered, or a connection closed for good (the worker stopping), is not tried again.
-        if (isReplyError(error) || this.redis.status === 'end') throw error;
-        if (!this.lost) this.onLost?.(error);
-        this.lost = true;
-        await this.clock.sleep(queueDelay(tries));
-      }
-    }
   }
 
   private keyOf(ref: GateRef): LocalKey {
@@ -296,14 +229,4 @@ export class RedisGates implements Gates {
     if (local.waiting > 0 || local.running > 0 || local.closedUntil > this.clock.wallNow()) return;
     this.keys.delete(local.key);
   }
-}
-
-/** The run an entry or closing is of, for telling a run once that a closing it saw ended. */
-function runOf(entry: Pick<GateEntry, 'events' | 'dag'>): string {
-  return entry.events?.runId ?? entry.dag;
-}
-
-/** True for an error Redis answered (a script's error), which trying again would not mend. */
-function isReplyError(error: unknown): boolean {
-  return error instanceof Error && error.name === 'ReplyError';
 }
