@@ -55,11 +55,13 @@ if limit > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
   holds = redis.call('ZSCORE', KEYS[2], holder) ~= false
 end
+-- Holds the caller's slot for its lease; the set lives as long as its longest lease.
+local function hold()
+  redis.call('ZADD', KEYS[2], str(now + lease), holder)
+  if redis.call('PTTL', KEYS[2]) < lease then redis.call('PEXPIRE', KEYS[2], math.ceil(lease)) end
+end
 local function go()
-  if limit > 0 then
-    redis.call('ZADD', KEYS[2], str(now + lease), holder)
-    redis.call('PEXPIRE', KEYS[2], math.floor(lease))
-  end
+  if limit > 0 then hold() end
   local opened = -1
   if closedAt > 0 and closedUntil <= now and redis.call('SREM', KEYS[3], run) == 1 then
     opened = closedUntil - closedAt
@@ -92,10 +94,7 @@ if interval > 0 then
   redis.call('HSET', KEYS[1], 'tat', str(tat))
 end
 if at <= now then return go() end
-if limit > 0 then
-  redis.call('ZADD', KEYS[2], str(now + lease), holder)
-  redis.call('PEXPIRE', KEYS[2], math.floor(lease))
-end
+if limit > 0 then hold() end
 expire(now, tat, closedUntil, margin)
 return {'wait', str(at), why}
 `;

@@ -132,6 +132,14 @@ describe('the gate scripts under a concurrency', () => {
     expect((await askGate(redis, keys, slotAsk(now + 1000, 'd'))).kind).toBe('go');
   });
 
+  it('keep the running set as long as its longest lease', async () => {
+    const keys = gateKeys(scratchPrefix(), 'api');
+    const now = 1_764_000_000_000;
+    await askGate(redis, keys, { ...slotAsk(now, 'long'), leaseMs: 600_000 });
+    await askGate(redis, keys, { ...slotAsk(now, 'short'), leaseMs: 1000 });
+    expect(await redis.pttl(keys.running)).toBeGreaterThan(500_000);
+  });
+
   it('answer a closed key to one that finds every slot held, and reserve again a start a later closing covers', async () => {
     const keys = gateKeys(scratchPrefix(), 'api');
     const now = 1_764_000_000_000;
