@@ -31,6 +31,7 @@ import { entryTag, runKeys } from './keys.ts';
 import { later, leaveForAnother } from './later-jobs.ts';
 import type { ChildCount } from './ledger.ts';
 import { claimInput, runPhaseJob } from './phase-processor.ts';
+import { RedisGates } from './redis-gates.ts';
 import { readSpec } from './run-spec.ts';
 import {
   addGathered,
@@ -86,7 +87,8 @@ export class ItemProcessor {
   private readonly faults: ProcessorFaults;
   private readonly clock: Clock;
   private readonly random: Random;
-  private readonly gates: Gates;
+  /** The gates of the runtime policies, kept in Redis under the worker's prefix: shared with every worker. */
+  private readonly gates: RedisGates;
 
   constructor(setup: ProcessorSetup) {
     this.registry = setup.registry;
@@ -98,7 +100,17 @@ export class ItemProcessor {
     this.faults = setup.faults;
     this.clock = setup.clock;
     this.random = setup.random;
-    this.gates = new LocalGates(setup.clock);
+    this.gates = new RedisGates({
+      redis: setup.redis,
+      prefix: setup.prefix,
+      clock: setup.clock,
+      onLost: (error) =>
+        setup.faults.log.say(
+          'gates redis',
+          () =>
+            `switchyard worker: a call to Redis for a gate failed (${(error as Error).message}); items at gates wait and try again with back-off. Check that Redis runs and answers`,
+        ),
+    });
   }
 
   /**

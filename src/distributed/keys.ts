@@ -73,3 +73,23 @@ export function entryTag(frames: readonly PositionFrame[] | undefined): string {
 }
 
 const tags = new WeakMap<readonly PositionFrame[], string>();
+
+/**
+ * The Redis keys of gate key `key` (a gate's name, or `<name>:<finer key>`) under `prefix`. A gate is an
+ * outside provider's limit, not a run's: every run and worker on the prefix shares these keys. The gate key
+ * is a Cluster hash tag, so its keys live on one shard and one script reaches them all.
+ */
+export interface GateKeys {
+  /** A hash: `tat` and `closedUntil` (see `GateKeyState`), and `closedAt`, when the closing in force began. */
+  readonly state: string;
+  /** A sorted set of the executions under the key, scored by the wall time their lease ends. */
+  readonly running: string;
+  /** The set of run ids that saw the current closing, each told once that it reopened. */
+  readonly saw: string;
+}
+
+/** The keys of gate key `key` under `prefix`. */
+export function gateKeys(prefix: string, key: string): GateKeys {
+  const base = `${prefix}:gate:{${key}}`;
+  return { state: base, running: `${base}:running`, saw: `${base}:saw` };
+}

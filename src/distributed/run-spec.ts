@@ -44,11 +44,16 @@ export function specOf(
 
 /**
  * The resolved policy as JSON, without `defaults.concurrency` when it is the built-in default: a worker
- * resolving it again then knows which concurrency limits were written (see `slots.ts`).
+ * resolving it again then knows which concurrency limits were written (see `slots.ts`). A gate's name is
+ * its key in `gates`, as a policy writes it.
  */
 function policyJson(policy: RuntimePolicy): unknown {
-  const json = JSON.parse(JSON.stringify(policy)) as { defaults: Record<string, unknown> };
+  const json = JSON.parse(JSON.stringify(policy)) as {
+    defaults: Record<string, unknown>;
+    gates?: Record<string, Record<string, unknown>>;
+  };
   if (!writesDefaultConcurrency(policy)) delete json.defaults.concurrency;
+  for (const gate of Object.values(json.gates ?? {})) delete gate.name;
   return json;
 }
 

@@ -156,7 +156,9 @@ function watchConnection(redis: Redis, location: string, say: (line: string) => 
   redis.on('close', () => {
     if (lost || closing) return;
     lost = true;
-    say(`switchyard worker: lost Redis at ${location}; reconnecting with back-off, jobs wait meanwhile`);
+    say(
+      `switchyard worker: lost Redis at ${location}; reconnecting with back-off, jobs and items at gates wait meanwhile`,
+    );
   });
   redis.on('ready', () => {
     if (!lost || closing) return;

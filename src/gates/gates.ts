@@ -65,8 +65,11 @@ export interface Gates {
    * entry's signal aborts first.
    */
   enter(ref: GateRef, entry: GateEntry): GatePass | GateLate | Promise<GatePass | GateLate>;
-  /** Closes `ref` until `closing.untilMs` (never shortening a closing in force), for every waiter. */
-  close(ref: GateRef, closing: GateClosing): void;
+  /**
+   * Closes `ref` until `closing.untilMs` (never shortening a closing in force), for every waiter. Gates
+   * kept elsewhere (in Redis) answer a promise: the execution gives its place back once it settled.
+   */
+  close(ref: GateRef, closing: GateClosing): void | Promise<void>;
   /** Every key with waiters, executions or a closing, for display. */
   view(): readonly GateKeyView[];
 }

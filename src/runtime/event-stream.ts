@@ -35,7 +35,8 @@ export class EventStream {
   private failure: { error: unknown } | undefined;
 
   constructor(
-    private readonly runId: string,
+    /** The run the events are of. */
+    readonly runId: string,
     private readonly now: () => number,
   ) {}
 

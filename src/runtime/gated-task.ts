@@ -99,16 +99,36 @@ function answered(
   ref: GateRef,
   through: GatePass,
   outcome: TaskOutcome,
-): TaskOutcome {
+): TaskOutcome | Promise<TaskOutcome> {
+  let closed: void | Promise<void>;
   try {
-    closeOnRateLimit(run, prep, at, state, ref, outcome);
-  } finally {
+    closed = closeOnRateLimit(run, prep, at, state, ref, outcome);
+  } catch (error) {
     through.leave();
+    throw error;
   }
+  if (isThenable<void>(closed)) {
+    return closed.then(
+      () => leaving(through, outcome),
+      (failure: unknown) => {
+        through.leave();
+        throw failure;
+      },
+    );
+  }
+  return leaving(through, outcome);
+}
+
+/** Gives the item's place at the gate back, and answers the outcome. */
+function leaving(through: GatePass, outcome: TaskOutcome): TaskOutcome {
+  through.leave();
   return outcome;
 }
 
-/** Closes the gate's key when `outcome` is a rate-limit answer its gate pauses on. */
+/**
+ * Closes the gate's key when `outcome` is a rate-limit answer its gate pauses on; across workers the
+ * closing is a Redis write, whose promise this answers.
+ */
 function closeOnRateLimit(
   run: RunContext,
   prep: Prepared,
@@ -116,7 +136,7 @@ function closeOnRateLimit(
   state: ItemState,
   ref: GateRef,
   outcome: TaskOutcome,
-): void {
+): void | Promise<void> {
   if ('error' in outcome && ref.gate.pauseOnRetryAfter) {
     const error = outcome.error;
     const wallNow = run.clock.wallNow();
@@ -127,7 +147,7 @@ function closeOnRateLimit(
       const backoffMs = Math.min(timing.backoff.baseMs, timing.backoff.capMs);
       const ms = closingMs(hintMs, backoffMs, ref.gate.maxClosedMs ?? timing.retryAfter.capMs);
       if (ms > 0) {
-        run.env.gates.close(ref, {
+        return run.env.gates.close(ref, {
           untilMs: wallNow + ms,
           fromMs: wallNow,
           reason: `HTTP ${error.status}`,
