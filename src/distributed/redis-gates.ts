@@ -121,8 +121,10 @@ export class RedisGates implements Gates {
     const holder = ref.gate.concurrency === undefined ? '' : `${this.id}:${++this.made}`;
     const ask = askOf(ref, entry, holder, since);
     const told = waitTeller(ref, entry);
+    let waited = false;
     const tell = (why: GateWhy, until: number | undefined) => {
       if (why === 'closed' && until !== undefined) local.closedUntil = Math.max(local.closedUntil, until);
+      waited = true;
       told(why, until);
     };
     let reserved = 0;
@@ -135,8 +137,23 @@ export class RedisGates implements Gates {
           askGate(this.redis, local.keys, { ...ask, now, reserved }),
         );
         switch (answer.kind) {
-          case 'go':
-            return this.pass(ref, local, entry, holder, since, answer.openedMs);
+          case 'go': {
+            const pass = this.pass(ref, local, entry, holder, since, answer.openedMs);
+            // An item told it waits hears that it went through, as in one process.
+            if (waited) {
+              const { item, dag, placement } = entry;
+              entry.events?.emit({
+                type: 'gate.passed',
+                item,
+                dag,
+                placement,
+                gate: ref.gate.name,
+                key: ref.key,
+                waitedMs: pass.waitedMs,
+              });
+            }
+            return pass;
+          }
           case 'wait':
             if (answer.at !== reserved) tell(answer.why, answer.at);
             reserved = answer.at;
