@@ -46,10 +46,11 @@ local tolerance = tonumber(ARGV[7])
 local reserved = tonumber(ARGV[8])
 local run = ARGV[9]
 local margin = tonumber(ARGV[10])
-local s = redis.call('HMGET', KEYS[1], 'tat', 'closedUntil', 'closedAt')
+local s = redis.call('HMGET', KEYS[1], 'tat', 'closedUntil', 'closedAt', 'started')
 local tat = tonumber(s[1]) or 0
 local closedUntil = tonumber(s[2]) or 0
 local closedAt = tonumber(s[3]) or 0
+local started = tonumber(s[4]) or 0
 local holds = false
 if limit > 0 then
   redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
@@ -60,7 +61,17 @@ local function hold()
   redis.call('ZADD', KEYS[2], str(now + lease), holder)
   if redis.call('PTTL', KEYS[2]) < lease then redis.call('PEXPIRE', KEYS[2], math.ceil(lease)) end
 end
+-- The pace of actual starts: a worker that woke late for its reserved start must not start closer to the
+-- next than the pace allows, or starts bunch at the service. Nil when a start now keeps the pace.
+local function behind()
+  if interval > 0 and now < started - tolerance then return started - tolerance end
+  return nil
+end
 local function go()
+  if interval > 0 then
+    started = math.max(started, now) + interval
+    redis.call('HSET', KEYS[1], 'started', str(started))
+  end
   if limit > 0 then hold() end
   local opened = -1
   if closedAt > 0 and closedUntil <= now and redis.call('SREM', KEYS[3], run) == 1 then
@@ -70,7 +81,11 @@ local function go()
   return {'go', str(now), str(opened)}
 end
 if reserved > 0 and closedUntil <= reserved then
-  if now >= reserved then return go() end
+  if now >= reserved then
+    local later = behind()
+    if later == nil then return go() end
+    return {'wait', str(later), 'rate'}
+  end
   return {'wait', str(reserved), 'rate'}
 end
 if closedUntil > now then redis.call('SADD', KEYS[3], run) end
@@ -93,6 +108,7 @@ if interval > 0 then
   tat = math.max(tat, at) + interval
   redis.call('HSET', KEYS[1], 'tat', str(tat))
 end
+-- A start at once keeps the pace of actual starts too: they never run ahead of the reservations.
 if at <= now then return go() end
 if limit > 0 then hold() end
 expire(now, tat, closedUntil, margin)

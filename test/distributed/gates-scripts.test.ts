@@ -170,3 +170,27 @@ describe('the gate scripts under a concurrency', () => {
     expect(await askGate(redis, keys, paced(now + 600, 'a'))).toEqual({ kind: 'go', openedMs: undefined });
   });
 });
+
+describe('the gate scripts pace actual starts', () => {
+  it('hold back a reserved start whose worker woke late, so that starts never come closer than the pace', async () => {
+    const keys = gateKeys(scratchPrefix(), 'late-wake');
+    const rate = { limit: 20, periodMs: 1000, burst: 1 };
+    const now = 1_000_000;
+    expect((await askGate(redis, keys, askOf(rate, now))).kind).toBe('go');
+    expect(await askGate(redis, keys, askOf(rate, now))).toEqual({ kind: 'wait', at: now + 50, why: 'rate' });
+    expect(await askGate(redis, keys, askOf(rate, now + 10))).toEqual({
+      kind: 'wait',
+      at: now + 100,
+      why: 'rate',
+    });
+    // The second start's worker wakes 30 ms late: it goes, and its start sets the pace of the next.
+    expect((await askGate(redis, keys, { ...askOf(rate, now + 80), reserved: now + 50 })).kind).toBe('go');
+    // The third's worker wakes on time at its reservation, 20 ms after the second started: it waits 30 more.
+    expect(await askGate(redis, keys, { ...askOf(rate, now + 100), reserved: now + 100 })).toEqual({
+      kind: 'wait',
+      at: now + 130,
+      why: 'rate',
+    });
+    expect((await askGate(redis, keys, { ...askOf(rate, now + 130), reserved: now + 130 })).kind).toBe('go');
+  });
+});
