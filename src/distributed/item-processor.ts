@@ -2,8 +2,6 @@ import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { GatherPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
-import type { Gates } from '../gates/gates.ts';
-import { LocalGates } from '../gates/local-gates.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import type { Clock, Random } from '../policy/types.ts';
 import type { Outcome } from '../runtime/decide.ts';
