@@ -9,27 +9,18 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { progressState } from '../../src/cli/progress-state.ts';
-import { dag } from '../../src/document/builder.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import { defineNode } from '../../src/runtime/node.ts';
+import { callChain } from '../gates/call-chain.ts';
 import { runCli } from './run-cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const GATED = join(ROOT, 'test/cli/fixtures/gated-nodes.ts');
 
-const chain = dag('urn:test:progress-gates', { name: 'progress-gates', version: '1' })
-  .budget('again', 3)
-  .entry('call')
-  .task('call', 'urn:test:call')
-  .route('ok', 'done')
-  .retry('retry', 'call', { budget: 'again', exhausted: 'failed' })
-  .route('error', 'failed')
-  .terminal('done', 'completed')
-  .terminal('failed', 'failed')
-  .build();
+const chain = callChain('urn:test:progress-gates');
 
 const rateLimited = (retryAfter: number) =>
   Object.assign(new Error('429 Too Many Requests'), { status: 429, retryAfter });

@@ -3,24 +3,15 @@
  * and release order, and the gates a dispatcher's runs share.
  */
 import { describe, expect, it } from 'vitest';
-import { dag } from '../../src/document/builder.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { virtualClock } from '../runtime/helpers.ts';
+import { callChain } from './call-chain.ts';
 
 /** An entry that waits `/delay` ms, then a call placement with a retry budget of 3. */
-const chain = dag('urn:test:gates', { name: 'gates', version: '1' })
-  .budget('again', 3)
-  .entry('call')
-  .task('call', 'urn:test:call')
-  .route('ok', 'done')
-  .retry('retry', 'call', { budget: 'again', exhausted: 'failed' })
-  .route('error', 'failed')
-  .terminal('done', 'completed')
-  .terminal('failed', 'failed')
-  .build();
+const chain = callChain('urn:test:gates');
 
 const rateLimited = (retryAfter: number | string) =>
   Object.assign(new Error('429 Too Many Requests'), { status: 429, retryAfter });

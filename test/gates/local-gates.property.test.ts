@@ -111,7 +111,10 @@ function conforms(s: Setup, earlier: readonly number[], t: number): boolean {
 function check(s: Setup, starts: readonly number[]): void {
   const arrivals: number[] = [];
   let t = 0;
-  for (const a of s.asks) arrivals.push((t += a.gap));
+  for (const a of s.asks) {
+    t += a.gap;
+    arrivals.push(t);
+  }
   const ends = starts.map((start, i) => start + (s.asks[i] as Ask).work);
   const closings = s.asks.flatMap((a, i) =>
     a.closes > 0 ? [{ from: ends[i] as number, until: (ends[i] as number) + a.closes }] : [],

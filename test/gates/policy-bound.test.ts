@@ -4,7 +4,6 @@
  * longer than the bound; an item alone may not wait longer at the gate than the bound per visit says.
  */
 import { describe, expect, it } from 'vitest';
-import { dag } from '../../src/document/builder.ts';
 import type { GatePolicyInput } from '../../src/gates/types.ts';
 import { computeBounds } from '../../src/graph/bounds.ts';
 import { compile } from '../../src/graph/compile.ts';
@@ -14,17 +13,9 @@ import type { PolicyInput } from '../../src/policy/types.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { httpError, never, recorder, virtualClock } from '../runtime/helpers.ts';
+import { callChain } from './call-chain.ts';
 
-const chain = dag('urn:test:gate-bound', { name: 'gate bound', version: '1' })
-  .budget('again', 3)
-  .entry('call')
-  .task('call', 'urn:test:call')
-  .route('ok', 'done')
-  .retry('retry', 'call', { budget: 'again', exhausted: 'failed' })
-  .route('error', 'failed')
-  .terminal('done', 'completed')
-  .terminal('failed', 'failed')
-  .build();
+const chain = callChain('urn:test:gate-bound');
 
 const DEADLINE = 500;
 

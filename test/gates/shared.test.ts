@@ -8,17 +8,9 @@ import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { virtualClock } from '../runtime/helpers.ts';
+import { callChain } from './call-chain.ts';
 
-const chain = dag('urn:test:gates-shared', { name: 'gates-shared', version: '1' })
-  .budget('again', 3)
-  .entry('call')
-  .task('call', 'urn:test:call')
-  .route('ok', 'done')
-  .retry('retry', 'call', { budget: 'again', exhausted: 'failed' })
-  .route('error', 'failed')
-  .terminal('done', 'completed')
-  .terminal('failed', 'failed')
-  .build();
+const chain = callChain('urn:test:gates-shared');
 
 const rateLimited = (retryAfter: number) =>
   Object.assign(new Error('429 Too Many Requests'), { status: 429, retryAfter });

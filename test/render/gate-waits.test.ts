@@ -3,7 +3,6 @@
  * the virtual clock, and drawn on the placement's node as a retry edge says its waits, with the gate's key.
  */
 import { describe, expect, it } from 'vitest';
-import { dag } from '../../src/document/builder.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { toMermaid } from '../../src/render/mermaid.ts';
@@ -11,18 +10,10 @@ import { parseTrace, summariseTrace } from '../../src/render/trace.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
 import { defineNode } from '../../src/runtime/node.ts';
+import { callChain } from '../gates/call-chain.ts';
 
 const IRI = 'urn:test:gate-trace';
-const chain = dag(IRI, { name: 'gate-trace', version: '1' })
-  .budget('again', 3)
-  .entry('call')
-  .task('call', 'urn:test:call')
-  .route('ok', 'done')
-  .retry('retry', 'call', { budget: 'again', exhausted: 'failed' })
-  .route('error', 'failed')
-  .terminal('done', 'completed')
-  .terminal('failed', 'failed')
-  .build();
+const chain = callChain(IRI);
 
 /** Runs `items` items through gate `api` (a pace of 10 a second), the first call answering 429 with a 2 s Retry-After. */
 async function gatedRun(items: number, signal?: AbortSignal) {
