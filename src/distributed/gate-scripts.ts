@@ -32,7 +32,8 @@ local function str(x) return string.format('%.17g', x) end
  *   a run that saw the closing to go through since it ended (the closing's length), else -1;
  * - `wait, at, why`: a start at `at` is reserved (and a slot taken): the caller sleeps until then and asks
  *   again with `at` as its reservation, which goes unless a closing that began since covers it;
- * - `late, at, why`: the earliest start comes after `latest`: nothing is taken (a slot held is given back);
+ * - `late, at, why`: the earliest start comes at or after `latest`: nothing is taken (a start reserved
+ *   that is still the last one goes back to the pace, a slot held is given back);
  * - `closed, until` / `full, closedUntil`: every slot is held, the key closed or not.
  */
 const ASK = `${EXPIRE}
@@ -80,12 +81,31 @@ local function go()
   expire(now, tat, closedUntil, margin)
   return {'go', str(now), str(opened)}
 end
-if reserved > 0 and closedUntil <= reserved then
-  if now >= reserved then
-    local later = behind()
-    if later == nil then return go() end
-    return {'wait', str(later), 'rate'}
+-- Let go: the start would come at or after the caller's latest. A start it reserved and that is still the
+-- last one taken goes back to the pace; its slot goes back.
+local function late(at, why)
+  if interval > 0 and reserved > 0 and tat == reserved + interval then
+    tat = reserved
+    redis.call('HSET', KEYS[1], 'tat', str(tat))
   end
+  if holds then redis.call('ZREM', KEYS[2], holder) end
+  expire(now, tat, closedUntil, margin)
+  return {'late', str(at), why}
+end
+-- Starts now, unless actual starts are ahead of the pace (then waits for it), or too late.
+local function start(why)
+  local later = behind()
+  if later == nil then
+    if latest >= 0 and now >= latest then return late(now, why) end
+    return go()
+  end
+  if latest >= 0 and later >= latest then return late(later, 'rate') end
+  if limit > 0 then hold() end
+  expire(now, tat, closedUntil, margin)
+  return {'wait', str(later), 'rate'}
+end
+if reserved > 0 and closedUntil <= reserved then
+  if now >= reserved then return start('rate') end
   return {'wait', str(reserved), 'rate'}
 end
 if closedUntil > now then redis.call('SADD', KEYS[3], run) end
@@ -99,17 +119,16 @@ local at = open
 if interval > 0 then at = math.max(open, tat - tolerance) end
 local why = 'rate'
 if at == open and open > now then why = 'closed' end
-if latest >= 0 and at > latest then
-  if holds then redis.call('ZREM', KEYS[2], holder) end
-  expire(now, tat, closedUntil, margin)
-  return {'late', str(at), why}
-end
+reserved = 0
+if latest >= 0 and at >= latest then return late(at, why) end
 if interval > 0 then
   tat = math.max(tat, at) + interval
   redis.call('HSET', KEYS[1], 'tat', str(tat))
 end
--- A start at once keeps the pace of actual starts too: they never run ahead of the reservations.
-if at <= now then return go() end
+if at <= now then
+  reserved = at
+  return start(why)
+end
 if limit > 0 then hold() end
 expire(now, tat, closedUntil, margin)
 return {'wait', str(at), why}
@@ -235,6 +254,47 @@ export async function closeGate(
 /** Gives an execution's slot back. */
 export async function leaveGate(redis: Redis, keys: GateKeys, holder: string): Promise<void> {
   await redis.zrem(keys.running, holder);
+}
+
+/**
+ * Gives back a start reserved at ARGV[1] (KEYS: state, running) by a waiter that will not start (its run
+ * aborted): when it is still the last start taken and still ahead (ARGV[3], now), the pace goes back to
+ * it, so that those who ask next do not queue behind a start that never happens; the slot ARGV[4] (''
+ * none) is given back.
+ */
+const GIVE_BACK = `
+local tat = tonumber(redis.call('HGET', KEYS[1], 'tat')) or 0
+local reserved = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+if interval > 0 and reserved > tonumber(ARGV[3]) and tat == reserved + interval then
+  redis.call('HSET', KEYS[1], 'tat', string.format('%.17g', reserved))
+end
+if ARGV[4] ~= '' then redis.call('ZREM', KEYS[2], ARGV[4]) end
+return 1
+`;
+
+/** Gives back the start `reserved` (and the slot of `holder`, '' none) of a waiter that leaves the gate. */
+export async function giveBackStart(
+  redis: Redis,
+  keys: GateKeys,
+  start: {
+    readonly reserved: number;
+    readonly interval: number;
+    readonly now: number;
+    readonly holder: string;
+  },
+): Promise<void> {
+  await evalScript(
+    redis,
+    GIVE_BACK,
+    2,
+    keys.state,
+    keys.running,
+    String(start.reserved),
+    String(start.interval),
+    String(start.now),
+    start.holder,
+  );
 }
 
 /** A gate key's pace and closing as Redis holds them (an open key's when it holds none). */

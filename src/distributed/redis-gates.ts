@@ -18,7 +18,7 @@ import type { Redis } from 'ioredis';
 import type { GateClosing, GateEntry, GateKeyView, GateLate, GatePass, Gates } from '../gates/gates.ts';
 import type { GateRef, GateWhy } from '../gates/types.ts';
 import type { Clock } from '../policy/types.ts';
-import { askGate, closeGate, type GateAnswer, leaveGate } from './gate-scripts.ts';
+import { askGate, closeGate, type GateAnswer, giveBackStart, leaveGate } from './gate-scripts.ts';
 import { askOf, pollFor, runOf, sleepUntil, waitTeller } from './gate-wait.ts';
 import { type GateKeys, gateKeys } from './keys.ts';
 import { PatientCalls } from './patient-calls.ts';
@@ -164,7 +164,7 @@ export class RedisGates implements Gates {
             return await this.late(entry, since);
           case 'closed':
             tell('closed', answer.until);
-            if (answer.until > entry.latest) return await this.late(entry, since);
+            if (answer.until >= entry.latest) return await this.late(entry, since);
             await sleepUntil(this.clock, answer.until, entry.signal);
             break;
           case 'full': {
@@ -177,9 +177,12 @@ export class RedisGates implements Gates {
         }
       }
     } catch (error) {
-      // A slot held while waiting for a reserved start is given back; its lease would free it too.
-      if (holder !== '' && reserved > 0)
-        void leaveGate(this.redis, local.keys, holder).catch(() => undefined);
+      // A reserved start goes back to the pace when it is still the last one taken, and a slot held while
+      // waiting for it is given back (its lease would free it too).
+      if (reserved > 0) {
+        const start = { reserved, interval: ask.pace?.interval ?? 0, now: this.clock.wallNow(), holder };
+        void giveBackStart(this.redis, local.keys, start).catch(() => undefined);
+      }
       throw error;
     }
   }

@@ -15,8 +15,9 @@ export interface GateEntry {
   readonly dag: string;
   readonly placement: string;
   /**
-   * The wall time (ms) past which the execution may not start (its placement's deadline, or the run's),
-   * Infinity when nothing bounds it: an item still waiting then is let go with `late`.
+   * The wall time (ms) by which the execution must have started (its placement's deadline), Infinity when
+   * nothing bounds it: an item still waiting then, or whose start would come then or later, is let go with
+   * `late`.
    */
   readonly latest: number;
 }

@@ -207,13 +207,17 @@ class KeyGate {
   /** Tells each waiter that is not yet told why it waits (the head and those behind it wait alike). */
   private said(why: GateWhy | undefined, until: number | undefined): void {
     if (why === undefined) return;
-    // Those told already of the same reason are not looked at again: a long queue costs once per reason.
-    const from = why === this.toldWhy ? Math.max(this.head, this.toldTo) : this.head;
+    // Waiters are told again only when the key closes or reopens: the pace and the concurrency take turns
+    // holding the head at nearly every start, and telling the whole queue each time would cost the square
+    // of its length in events. Those told already of the same kind of reason are not looked at again.
+    const closed = why === 'closed';
+    const same = this.toldWhy !== undefined && (this.toldWhy === 'closed') === closed;
+    const from = same ? Math.max(this.head, this.toldTo) : this.head;
     this.toldWhy = why;
     this.toldTo = this.queue.length;
     for (let i = from; i < this.queue.length; i++) {
       const waiter = this.queue[i] as Waiter;
-      if (waiter.done || waiter.why === why) continue;
+      if (waiter.done || (waiter.why !== undefined && (waiter.why === 'closed') === closed)) continue;
       waiter.why = why;
       const ev = waiter.entry.events;
       if (ev === undefined) continue;

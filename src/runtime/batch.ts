@@ -12,6 +12,8 @@ interface Waiting {
   readonly from: RunContext;
   readonly state: ItemState;
   readonly visit: number;
+  /** What is left of the placement's deadline for this item (less a wait at its gate); undefined: all of it. */
+  readonly deadlineMs: number | undefined;
   readonly resolve: (outcome: TaskOutcome) => void;
   readonly reject: (reason: unknown) => void;
 }
@@ -36,10 +38,15 @@ class Batcher {
    * Queues one item, running in `from` (the run or a scope of it); resolves with its outcome once its batch
    * has run. Rejects with the signal's reason instead when `from` is stopped before the batch starts.
    */
-  submit(state: ItemState, visit: number, from: RunContext = this.run): Promise<TaskOutcome> {
+  submit(
+    state: ItemState,
+    visit: number,
+    from: RunContext = this.run,
+    deadlineMs: number | undefined = undefined,
+  ): Promise<TaskOutcome> {
     if (from.stopReason !== undefined) return Promise.reject(from.signal.reason);
     return new Promise<TaskOutcome>((resolve, reject) => {
-      this.queue.push({ from, state, visit, resolve, reject });
+      this.queue.push({ from, state, visit, deadlineMs, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         queueMicrotask(() => this.flush());
@@ -68,7 +75,13 @@ class Batcher {
       return;
     }
     run.count('executions', entries.length);
-    const scope = scopeOf(run, prep.timings[at.index]?.deadlineMs);
+    // A batch runs under the shortest deadline any of its items has left.
+    let deadlineMs = prep.timings[at.index]?.deadlineMs;
+    for (const entry of entries) {
+      if (entry.deadlineMs !== undefined && (deadlineMs === undefined || entry.deadlineMs < deadlineMs))
+        deadlineMs = entry.deadlineMs;
+    }
+    const scope = scopeOf(run, deadlineMs);
     const dagId = prep.compiled.dag.id;
     const services = run.env.services;
     const contexts = entries.map(

@@ -66,7 +66,8 @@ export function runTask(
   const gate = prep.gates[at.index];
   if (node.batch !== undefined) {
     // Each item of a batch passes the gate as an execution of its own, then joins the batch.
-    const submit = () => batcherOf(run, prep, at, node).submit(state, visit, run);
+    const submit = (deadlineMs?: number) =>
+      batcherOf(run, prep, at, node).submit(state, visit, run, deadlineMs);
     return gate === undefined ? submit() : throughGate(run, prep, at, state, node, gate, submit);
   }
   const call = (deadlineMs: number | undefined) => callNode(run, prep, at, state, visit, node, deadlineMs);

@@ -233,4 +233,18 @@ describe('a gate in one process', () => {
     ]);
     expect(events.find((e) => e.type === 'run.end')?.time).toBe(1500);
   });
+
+  it('tells a long queue why it waits once per kind of reason, not at every start', async () => {
+    const { events, result } = await run(
+      gated({ rate: { limit: 10, periodMs: 1000 }, concurrency: 2 }),
+      () => undefined,
+      60,
+      500,
+    );
+    expect(result.items.every((i) => i.terminal === 'done')).toBe(true);
+    const waits = events.filter((e) => e.type === 'gate.wait');
+    // Each of the 59 items that waited is told once: the pace and the concurrency take turns at the head.
+    expect(waits.length).toBeLessThanOrEqual(2 * 59);
+    expect(new Set(waits.map((e) => (e as { item: string }).item)).size).toBe(59);
+  });
 });

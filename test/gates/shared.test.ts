@@ -203,4 +203,38 @@ describe('a gate shared', () => {
       [1000, ['4']],
     ]);
   });
+
+  it("counts a wait at the gate against a batch node's deadline too", async () => {
+    const clock = virtualClock();
+    const embed = defineNode({
+      id: 'urn:test:call',
+      outputs: ['ok'],
+      batch: async (items) => {
+        await clock.sleep(900);
+        return items.map(() => 'ok');
+      },
+    });
+    const events: RunEvent[] = [];
+    await createDispatcher({
+      nodes: [embed],
+      clock,
+      policy: {
+        defaults: { deadlineMs: 1000 },
+        classification: { retryTimeouts: false },
+        gates: { api: { placements: ['call'], rate: { limit: 1, periodMs: 800 } } },
+      },
+    }).run(chain, {}, { items: [{}, {}], onEvent: (e) => events.push(e) });
+    // Item 2 waited 800 ms at the gate: its batch has 200 ms left, and times out then.
+    const ends = events.filter((e) => e.type === 'placement.end');
+    expect(
+      ends.map((e) => [
+        (e as { item: string }).item,
+        e.time,
+        (e as { error?: { code: string } }).error?.code,
+      ]),
+    ).toEqual([
+      ['1', 900, undefined],
+      ['2', 1000, 'E_DEADLINE'],
+    ]);
+  });
 });
