@@ -136,6 +136,20 @@ class KeyGate {
     this.pump();
   }
 
+  /**
+   * True when the key holds nothing a fresh one would not: no waiter, no execution, no closing, no pace
+   * owed. Such a key can be forgotten.
+   */
+  idle(now: number): boolean {
+    return (
+      this.waiting === 0 &&
+      this.running === 0 &&
+      this.closedAt === undefined &&
+      this.state.closedUntil <= now &&
+      this.state.tat <= now
+    );
+  }
+
   view(): GateKeyView {
     return {
       gate: this.gate.name,
@@ -296,11 +310,16 @@ class KeyGate {
   }
 }
 
+/** How many keys a dispatcher keeps before it forgets the idle ones. */
+const SWEEP_FROM = 1024;
+
 /** The gates of one dispatcher, in this process. */
 export class LocalGates implements Gates {
   private readonly keys = new Map<string, KeyGate>();
   /** By gate name, the wall time from which every key of the gate owes a whole burst (see restorePace). */
   private readonly owed = new Map<string, number>();
+  /** The number of keys at which idle ones are next forgotten. */
+  private sweepAt = SWEEP_FROM;
 
   constructor(private readonly clock: Clock) {}
 
@@ -340,11 +359,20 @@ export class LocalGates implements Gates {
   private keyOf(ref: GateRef): KeyGate {
     let key = this.keys.get(ref.key);
     if (key === undefined || key.gate !== ref.gate) {
+      // Finer keys (one per user or API key) come and go: idle ones are forgotten as the map grows.
+      if (this.keys.size >= this.sweepAt) this.sweep();
       key = new KeyGate(ref.gate, ref.key, this.clock);
       const owed = this.owed.get(ref.gate.name);
       if (owed !== undefined) key.owe(owed);
       this.keys.set(ref.key, key);
     }
     return key;
+  }
+
+  /** Forgets idle keys; the next sweep comes when the map has doubled what is left. */
+  private sweep(): void {
+    const now = this.clock.wallNow();
+    for (const [name, key] of this.keys) if (key.idle(now)) this.keys.delete(name);
+    this.sweepAt = Math.max(SWEEP_FROM, 2 * this.keys.size);
   }
 }

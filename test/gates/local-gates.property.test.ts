@@ -158,3 +158,25 @@ describe('LocalGates', () => {
     );
   });
 });
+
+describe('LocalGates keys', () => {
+  it('forgets idle keys as the map grows, and keeps those still in use', async () => {
+    const clock = createVirtualClock();
+    const gate = resolveGates({ api: { keys: 'u[0-9]+', concurrency: 1 } }).api;
+    if (gate === undefined) throw new Error('no gate');
+    const gates = new LocalGates(clock);
+    const signal = new AbortController().signal;
+    const entry = { events: undefined, signal, item: '1', dag: 'd', placement: 'p', latest: Infinity };
+    const held = await gates.enter({ gate, key: 'api:u-held' }, entry);
+    for (let i = 0; i < 5000; i++) {
+      const pass = await gates.enter({ gate, key: `api:u${i}` }, entry);
+      if ('late' in pass) throw new Error('late');
+      pass.leave();
+    }
+    const keys = gates.view().map((v) => v.key);
+    expect(keys.length).toBeLessThanOrEqual(2048);
+    expect(keys).toContain('api:u-held');
+    if ('late' in held) throw new Error('late');
+    held.leave();
+  });
+});
