@@ -133,8 +133,9 @@ export class RedisGates implements Gates {
       for (;;) {
         entry.signal.throwIfAborted();
         const now = this.clock.wallNow();
-        const answer: GateAnswer = await this.calls.call(() =>
-          askGate(this.redis, local.keys, { ...ask, now, reserved }),
+        const answer: GateAnswer = await this.calls.call(
+          () => askGate(this.redis, local.keys, { ...ask, now, reserved }),
+          entry.signal,
         );
         switch (answer.kind) {
           case 'go': {

@@ -58,4 +58,34 @@ describe('gates when Redis is unreachable', () => {
       redis.disconnect();
     }
   });
+
+  it('end the wait of an execution whose run aborts while Redis is away', { timeout: 60_000 }, async () => {
+    // A worker's connection: its commands wait for the reconnection inside ioredis.
+    const redis = new Redis(server.url, { maxRetriesPerRequest: null, retryStrategy: () => 50 });
+    redis.on('error', () => undefined);
+    await waitFor(() => redis.status === 'ready', { what: 'the connection to the private Redis' });
+    const gates = new RedisGates({ redis, prefix: 'gates-lost-abort', clock: withWallTime(systemClock) });
+    const gate = resolveGates({ api: { placements: ['call'], concurrency: 1 } }).api;
+    if (gate === undefined) throw new Error('no gate');
+    const abort = new AbortController();
+    const entry = {
+      events: undefined,
+      signal: abort.signal,
+      item: '1',
+      dag: 'urn:test:lost',
+      placement: 'call',
+      latest: Number.POSITIVE_INFINITY,
+    };
+    try {
+      await server.kill();
+      await waitFor(() => redis.status !== 'ready', { what: 'the connection to see Redis gone' });
+      const entering = Promise.resolve(gates.enter({ gate, key: 'api' }, entry));
+      const reason = new Error('the run was aborted');
+      abort.abort(reason);
+      await expect(entering).rejects.toBe(reason);
+    } finally {
+      await server.start();
+      redis.disconnect();
+    }
+  });
 });
