@@ -2,6 +2,7 @@
  * The parts of an execution's wait at a gate key kept in Redis that need no Redis: what it asks with, the
  * `gate.wait` events it sends when the reason it waits changes, and its sleeps on the worker's clock.
  */
+import { tellWait } from '../gates/gate-events.ts';
 import type { GateEntry } from '../gates/gates.ts';
 import { emissionInterval } from '../gates/gcra.ts';
 import type { GateRef, GateWhy } from '../gates/types.ts';
@@ -55,17 +56,7 @@ export function waitTeller(
   return (why, until) => {
     if (why === told) return;
     told = why;
-    const { item, dag, placement } = entry;
-    entry.events?.emit({
-      type: 'gate.wait',
-      item,
-      dag,
-      placement,
-      gate: ref.gate.name,
-      key: ref.key,
-      why,
-      ...(why === 'closed' && until !== undefined ? { untilMs: until } : {}),
-    });
+    tellWait(entry, ref.gate.name, ref.key, why, until);
   };
 }
 

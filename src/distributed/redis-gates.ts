@@ -15,6 +15,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { tellPassed } from '../gates/gate-events.ts';
 import type { GateClosing, GateEntry, GateKeyView, GateLate, GatePass, Gates } from '../gates/gates.ts';
 import type { GateRef, GateWhy } from '../gates/types.ts';
 import type { Clock } from '../policy/types.ts';
@@ -141,18 +142,7 @@ export class RedisGates implements Gates {
           case 'go': {
             const pass = this.pass(ref, local, entry, holder, since, answer.openedMs);
             // An item told it waits hears that it went through, as in one process.
-            if (waited) {
-              const { item, dag, placement } = entry;
-              entry.events?.emit({
-                type: 'gate.passed',
-                item,
-                dag,
-                placement,
-                gate: ref.gate.name,
-                key: ref.key,
-                waitedMs: pass.waitedMs,
-              });
-            }
+            if (waited) tellPassed(entry, ref.gate.name, ref.key, pass.waitedMs);
             return pass;
           }
           case 'wait':

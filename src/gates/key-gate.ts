@@ -6,6 +6,7 @@
 import type { Clock } from '../policy/types.ts';
 import { unwatchAbort, watchAbort } from '../runtime/abort-watch.ts';
 import type { EventStream } from '../runtime/event-stream.ts';
+import { tellPassed, tellWait } from './gate-events.ts';
 import type { GateClosing, GateEntry, GateKeyView, GateLate, GatePass } from './gates.ts';
 import { closeKey, emissionInterval, OPEN_KEY, reserve } from './gcra.ts';
 import type { GateKeyState, GatePolicy, GateWhy } from './types.ts';
@@ -232,33 +233,12 @@ export class KeyGate {
       const waiter = this.queue[i] as Waiter;
       if (waiter.done || (waiter.why !== undefined && (waiter.why === 'closed') === closed)) continue;
       waiter.why = why;
-      const ev = waiter.entry.events;
-      if (ev === undefined) continue;
-      const { item, dag, placement } = waiter.entry;
-      ev.emit({
-        type: 'gate.wait',
-        item,
-        dag,
-        placement,
-        gate: this.gate.name,
-        key: this.key,
-        why,
-        ...(until === undefined || why !== 'closed' ? {} : { untilMs: until }),
-      });
+      tellWait(waiter.entry, this.gate.name, this.key, why, until);
     }
   }
 
   private passed(waiter: Waiter, waitedMs: number): void {
-    const { events, item, dag, placement } = waiter.entry;
-    events?.emit({
-      type: 'gate.passed',
-      item,
-      dag,
-      placement,
-      gate: this.gate.name,
-      key: this.key,
-      waitedMs,
-    });
+    tellPassed(waiter.entry, this.gate.name, this.key, waitedMs);
   }
 
   /** Takes a start (and a place, under a concurrency) for an entry let through at `now`. */
