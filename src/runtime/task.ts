@@ -70,9 +70,12 @@ export function runTask(
       batcherOf(run, prep, at, node).submit(state, visit, run, deadlineMs);
     return gate === undefined ? submit() : throughGate(run, prep, at, state, node, gate, submit);
   }
-  const call = (deadlineMs: number | undefined) => callNode(run, prep, at, state, visit, node, deadlineMs);
-  if (gate !== undefined) return throughGate(run, prep, at, state, node, gate, call);
-  return call(prep.timings[at.index]?.deadlineMs);
+  // The closure is made only for a gated execution: an ungated one, the common case, calls the node directly.
+  if (gate !== undefined) {
+    const call = (deadlineMs: number | undefined) => callNode(run, prep, at, state, visit, node, deadlineMs);
+    return throughGate(run, prep, at, state, node, gate, call);
+  }
+  return callNode(run, prep, at, state, visit, node, prep.timings[at.index]?.deadlineMs);
 }
 
 /** Calls `node` for one item under the run's signal and `deadlineMs`, as {@link runTask} says. */
