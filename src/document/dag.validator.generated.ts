@@ -4,7 +4,7 @@
 import { ucs2length } from './ucs2length.ts';
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://w3id.org/switchyard/schemas/dag.schema.json","title":"Switchyard DAG document","description":"The compact JSON-LD form of a Switchyard DAG, with the published context referenced by IRI.","type":"object","required":["@context","@id","@type","name","version","entrypoints","placements"],"additionalProperties":false,"properties":{"$schema":{"description":"The schema this document follows, for editors (a path or URL of dag.schema.json); not part of the DAG's graph, its model or its hash.","type":"string","maxLength":2048},"@context":{"const":"https://w3id.org/switchyard/context/v1"},"@id":{"$ref":"#/$defs/iri"},"@type":{"const":"Dag"},"name":{"type":"string","minLength":1,"maxLength":1000},"version":{"type":"string","minLength":1,"maxLength":200},"description":{"$ref":"#/$defs/longText"},"entrypoints":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/key"},"description":"Placement keys where items may start, in order: the first is the default."},"budgets":{"type":"array","items":{"$ref":"#/$defs/budget"}},"placements":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/placement"}}},"$defs":{"iri":{"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048},"key":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200},"name":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_.-]*$","maxLength":200,"description":"A budget or output name: a letter or underscore, then letters, digits, '_', '.' or '-'."},"pointer":{"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048},"budget":{"type":"object","required":["name","max"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"max":{"type":"integer","minimum":0,"maximum":1000000},"description":{"$ref":"#/$defs/longText"}}},"route":{"type":"object","required":["output","to"],"additionalProperties":false,"properties":{"output":{"$ref":"#/$defs/name"},"to":{"$ref":"#/$defs/key"},"kind":{"enum":["next","retry","salvage"],"default":"next"},"budget":{"$ref":"#/$defs/name"},"exhausted":{"$ref":"#/$defs/key"},"resets":{"type":"array","items":{"$ref":"#/$defs/name"}},"label":{"$ref":"#/$defs/text"}}},"mapping":{"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/$defs/pointer"},"to":{"$ref":"#/$defs/pointer"}}},"routes":{"type":"array","items":{"$ref":"#/$defs/route"}},"placement":{"type":"object","required":["kind"],"oneOf":[{"$ref":"#/$defs/task"},{"$ref":"#/$defs/scatter"},{"$ref":"#/$defs/gather"},{"$ref":"#/$defs/embed"},{"$ref":"#/$defs/terminal"},{"$ref":"#/$defs/phase"}],"discriminator":{"propertyName":"kind"},"properties":{"kind":{"type":"string"}}},"task":{"type":"object","required":["key","kind","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"task"},"node":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}}},"scatter":{"type":"object","required":["key","kind","items"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"scatter"},"items":{"$ref":"#/$defs/pointer"},"node":{"$ref":"#/$defs/iri"},"dag":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}},"oneOf":[{"required":["node"]},{"required":["dag"]}]},"gather":{"type":"object","required":["key","kind","into"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"gather"},"reducer":{"enum":["collect","partition","first","quorum"],"default":"collect"},"require":{"enum":["all","any","quorum"],"default":"all"},"quorum":{"type":"integer","minimum":1,"maximum":1000000},"into":{"$ref":"#/$defs/pointer"},"routes":{"$ref":"#/$defs/routes"}}},"embed":{"type":"object","required":["key","kind","dag"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"embed"},"dag":{"$ref":"#/$defs/iri"},"input":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"result":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"routes":{"$ref":"#/$defs/routes"}}},"terminal":{"type":"object","required":["key","kind","outcome"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"terminal"},"outcome":{"enum":["completed","failed"]}}},"phase":{"type":"object","required":["key","kind","when","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"phase"},"when":{"enum":["pre","post"]},"node":{"$ref":"#/$defs/iri"}}},"text":{"type":"string","maxLength":1000},"longText":{"type":"string","maxLength":20000}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://w3id.org/switchyard/schemas/dag.schema.json","title":"Switchyard DAG document","description":"The compact JSON-LD form of a Switchyard DAG, with the published context referenced by IRI.","type":"object","required":["@context","@id","@type","name","version","entrypoints","placements"],"additionalProperties":false,"properties":{"$schema":{"description":"The schema this document follows, for editors (a path or URL of dag.schema.json); not part of the DAG's graph, its model or its hash.","type":"string","maxLength":2048},"@context":{"const":"https://w3id.org/switchyard/context/v1"},"@id":{"$ref":"#/$defs/iri"},"@type":{"const":"Dag"},"name":{"type":"string","minLength":1,"maxLength":1000},"version":{"type":"string","minLength":1,"maxLength":200},"description":{"$ref":"#/$defs/longText"},"entrypoints":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/key"},"description":"Placement keys where items may start, in order: the first is the default."},"budgets":{"type":"array","items":{"$ref":"#/$defs/budget"}},"placements":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/placement"}}},"$defs":{"iri":{"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048},"key":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200},"name":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_.-]*$","maxLength":200,"description":"A budget or output name: a letter or underscore, then letters, digits, '_', '.' or '-'."},"pointer":{"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048},"budget":{"type":"object","required":["name","max"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"max":{"type":"integer","minimum":0,"maximum":1000000},"description":{"$ref":"#/$defs/longText"}}},"route":{"type":"object","required":["output","to"],"additionalProperties":false,"properties":{"output":{"$ref":"#/$defs/name"},"to":{"$ref":"#/$defs/key"},"kind":{"enum":["next","retry","salvage"],"default":"next"},"budget":{"$ref":"#/$defs/name"},"exhausted":{"$ref":"#/$defs/key"},"resets":{"type":"array","items":{"$ref":"#/$defs/name"}},"label":{"$ref":"#/$defs/text"}}},"mapping":{"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/$defs/pointer"},"to":{"$ref":"#/$defs/pointer"}}},"routes":{"type":"array","items":{"$ref":"#/$defs/route"}},"placement":{"type":"object","required":["kind"],"oneOf":[{"$ref":"#/$defs/task"},{"$ref":"#/$defs/await"},{"$ref":"#/$defs/scatter"},{"$ref":"#/$defs/gather"},{"$ref":"#/$defs/embed"},{"$ref":"#/$defs/terminal"},{"$ref":"#/$defs/phase"}],"discriminator":{"propertyName":"kind"},"properties":{"kind":{"type":"string"}}},"task":{"type":"object","required":["key","kind","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"task"},"node":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}}},"await":{"type":"object","required":["key","kind","answers"],"additionalProperties":false,"description":"Parks an item until an outside answer names one of its answers (each an output, routed as usual) or the runtime policy's deadline for the placement passes (the output 'deadline', which must be routed).","properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"await"},"answers":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/$defs/name"},"description":"The outputs an answer may name, e.g. approved, rejected."},"into":{"$ref":"#/$defs/pointer","description":"Where an answer's data is written in the item's data; an await without it takes answers without data."},"routes":{"$ref":"#/$defs/routes"}}},"scatter":{"type":"object","required":["key","kind","items"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"scatter"},"items":{"$ref":"#/$defs/pointer"},"node":{"$ref":"#/$defs/iri"},"dag":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}},"oneOf":[{"required":["node"]},{"required":["dag"]}]},"gather":{"type":"object","required":["key","kind","into"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"gather"},"reducer":{"enum":["collect","partition","first","quorum"],"default":"collect"},"require":{"enum":["all","any","quorum"],"default":"all"},"quorum":{"type":"integer","minimum":1,"maximum":1000000},"into":{"$ref":"#/$defs/pointer"},"routes":{"$ref":"#/$defs/routes"}}},"embed":{"type":"object","required":["key","kind","dag"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"embed"},"dag":{"$ref":"#/$defs/iri"},"input":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"result":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"routes":{"$ref":"#/$defs/routes"}}},"terminal":{"type":"object","required":["key","kind","outcome"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"terminal"},"outcome":{"enum":["completed","failed"]}}},"phase":{"type":"object","required":["key","kind","when","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"phase"},"when":{"enum":["pre","post"]},"node":{"$ref":"#/$defs/iri"}}},"text":{"type":"string","maxLength":1000},"longText":{"type":"string","maxLength":20000}}};
 const schema32 = {"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048};
 const schema33 = {"type":"string","maxLength":20000};
 const schema34 = {"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200};
@@ -170,7 +170,7 @@ return errors === 0;
 }
 validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema38 = {"type":"object","required":["kind"],"oneOf":[{"$ref":"#/$defs/task"},{"$ref":"#/$defs/scatter"},{"$ref":"#/$defs/gather"},{"$ref":"#/$defs/embed"},{"$ref":"#/$defs/terminal"},{"$ref":"#/$defs/phase"}],"discriminator":{"propertyName":"kind"},"properties":{"kind":{"type":"string"}}};
+const schema38 = {"type":"object","required":["kind"],"oneOf":[{"$ref":"#/$defs/task"},{"$ref":"#/$defs/await"},{"$ref":"#/$defs/scatter"},{"$ref":"#/$defs/gather"},{"$ref":"#/$defs/embed"},{"$ref":"#/$defs/terminal"},{"$ref":"#/$defs/phase"}],"discriminator":{"propertyName":"kind"},"properties":{"kind":{"type":"string"}}};
 const schema39 = {"type":"object","required":["key","kind","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"task"},"node":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}}};
 const schema41 = {"type":"string","maxLength":1000};
 const schema44 = {"type":"array","items":{"$ref":"#/$defs/route"}};
@@ -708,14 +708,295 @@ return errors === 0;
 }
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"type":"object","required":["key","kind","items"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"scatter"},"items":{"$ref":"#/$defs/pointer"},"node":{"$ref":"#/$defs/iri"},"dag":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}},"oneOf":[{"required":["node"]},{"required":["dag"]}]};
-const schema56 = {"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048};
-const pattern15 = new RegExp("^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$", "u");
+const schema52 = {"type":"object","required":["key","kind","answers"],"additionalProperties":false,"description":"Parks an item until an outside answer names one of its answers (each an output, routed as usual) or the runtime policy's deadline for the placement passes (the output 'deadline', which must be routed).","properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"await"},"answers":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/$defs/name"},"description":"The outputs an answer may name, e.g. approved, rejected."},"into":{"$ref":"#/$defs/pointer","description":"Where an answer's data is written in the item's data; an await without it takes answers without data."},"routes":{"$ref":"#/$defs/routes"}}};
+const schema57 = {"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048};
+const pattern16 = new RegExp("^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$", "u");
 
 function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
 const evaluated0 = validate29.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.key === undefined){
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema52.required,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+if(data.kind === undefined){
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+if(data.answers === undefined){
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "answers"},message:"must have required property '"+"answers"+"'",schema:schema52.required,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+for(const key0 in data){
+if(!(((((((key0 === "key") || (key0 === "label")) || (key0 === "description")) || (key0 === "kind")) || (key0 === "answers")) || (key0 === "into")) || (key0 === "routes"))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data.key !== undefined){
+let data0 = data.key;
+if(typeof data0 === "string"){
+if(func2(data0) > 200){
+const err4 = {instancePath:instancePath+"/key",schemaPath:"#/$defs/key/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema34,data:data0};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(!pattern5.test(data0)){
+const err5 = {instancePath:instancePath+"/key",schemaPath:"#/$defs/key/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_-]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_-]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_-]*$",parentSchema:schema34,data:data0};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+else {
+const err6 = {instancePath:instancePath+"/key",schemaPath:"#/$defs/key/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema34.type,parentSchema:schema34,data:data0};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+if(data.label !== undefined){
+let data1 = data.label;
+if(typeof data1 === "string"){
+if(func2(data1) > 1000){
+const err7 = {instancePath:instancePath+"/label",schemaPath:"#/$defs/text/maxLength",keyword:"maxLength",params:{limit: 1000},message:"must NOT have more than 1000 characters",schema:1000,parentSchema:schema41,data:data1};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/label",schemaPath:"#/$defs/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema41.type,parentSchema:schema41,data:data1};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+if(data.description !== undefined){
+let data2 = data.description;
+if(typeof data2 === "string"){
+if(func2(data2) > 20000){
+const err9 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/longText/maxLength",keyword:"maxLength",params:{limit: 20000},message:"must NOT have more than 20000 characters",schema:20000,parentSchema:schema33,data:data2};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/description",schemaPath:"#/$defs/longText/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.type,parentSchema:schema33,data:data2};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.kind !== undefined){
+let data3 = data.kind;
+if("await" !== data3){
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "await"},message:"must be equal to constant",schema:"await",parentSchema:schema52.properties.kind,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data.answers !== undefined){
+let data4 = data.answers;
+if(Array.isArray(data4)){
+if(data4.length > 1000){
+const err12 = {instancePath:instancePath+"/answers",schemaPath:"#/properties/answers/maxItems",keyword:"maxItems",params:{limit: 1000},message:"must NOT have more than 1000 items",schema:1000,parentSchema:schema52.properties.answers,data:data4};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+if(data4.length < 1){
+const err13 = {instancePath:instancePath+"/answers",schemaPath:"#/properties/answers/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema52.properties.answers,data:data4};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(typeof data5 === "string"){
+if(func2(data5) > 200){
+const err14 = {instancePath:instancePath+"/answers/" + i0,schemaPath:"#/$defs/name/maxLength",keyword:"maxLength",params:{limit: 200},message:"must NOT have more than 200 characters",schema:200,parentSchema:schema36,data:data5};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(!pattern6.test(data5)){
+const err15 = {instancePath:instancePath+"/answers/" + i0,schemaPath:"#/$defs/name/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_.-]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_.-]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_.-]*$",parentSchema:schema36,data:data5};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/answers/" + i0,schemaPath:"#/$defs/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.type,parentSchema:schema36,data:data5};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+}
+else {
+const err17 = {instancePath:instancePath+"/answers",schemaPath:"#/properties/answers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.answers.type,parentSchema:schema52.properties.answers,data:data4};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+if(data.into !== undefined){
+let data6 = data.into;
+if(typeof data6 === "string"){
+if(func2(data6) > 2048){
+const err18 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema57,data:data6};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+if(!pattern16.test(data6)){
+const err19 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema57,data:data6};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data6};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+if(data.routes !== undefined){
+if(!(validate25(data.routes, {instancePath:instancePath+"/routes",parentData:data,parentDataProperty:"routes",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate25.errors : vErrors.concat(validate25.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+validate29.errors = vErrors;
+return errors === 0;
+}
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
+const schema58 = {"type":"object","required":["key","kind","items"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"scatter"},"items":{"$ref":"#/$defs/pointer"},"node":{"$ref":"#/$defs/iri"},"dag":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}},"oneOf":[{"required":["node"]},{"required":["dag"]}]};
+
+function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate31.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -728,7 +1009,7 @@ let passing0 = null;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.node === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'",schema:schema52.oneOf[0].required,parentSchema:schema52.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'",schema:schema58.oneOf[0].required,parentSchema:schema58.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -746,7 +1027,7 @@ passing0 = 0;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.dag === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "dag"},message:"must have required property '"+"dag"+"'",schema:schema52.oneOf[1].required,parentSchema:schema52.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "dag"},message:"must have required property '"+"dag"+"'",schema:schema58.oneOf[1].required,parentSchema:schema58.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -768,7 +1049,7 @@ passing0 = 1;
 }
 }
 if(!valid0){
-const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema52.oneOf,parentSchema:schema52,data};
+const err2 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema58.oneOf,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -790,7 +1071,7 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema52.required,parentSchema:schema52,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -800,7 +1081,7 @@ vErrors.push(err3);
 errors++;
 }
 if(data.kind === undefined){
-const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema52.required,parentSchema:schema52,data};
+const err4 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -810,7 +1091,7 @@ vErrors.push(err4);
 errors++;
 }
 if(data.items === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema52.required,parentSchema:schema52,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "items"},message:"must have required property '"+"items"+"'",schema:schema58.required,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -821,7 +1102,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "key") || (key0 === "label")) || (key0 === "description")) || (key0 === "kind")) || (key0 === "items")) || (key0 === "node")) || (key0 === "dag")) || (key0 === "routes"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema52,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -919,7 +1200,7 @@ errors++;
 if(data.kind !== undefined){
 let data3 = data.kind;
 if("scatter" !== data3){
-const err14 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "scatter"},message:"must be equal to constant",schema:"scatter",parentSchema:schema52.properties.kind,data:data3};
+const err14 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "scatter"},message:"must be equal to constant",schema:"scatter",parentSchema:schema58.properties.kind,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -933,7 +1214,7 @@ if(data.items !== undefined){
 let data4 = data.items;
 if(typeof data4 === "string"){
 if(func2(data4) > 2048){
-const err15 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema56,data:data4};
+const err15 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema57,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -942,8 +1223,8 @@ vErrors.push(err15);
 }
 errors++;
 }
-if(!pattern15.test(data4)){
-const err16 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema56,data:data4};
+if(!pattern16.test(data4)){
+const err16 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema57,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -954,7 +1235,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data4};
+const err17 = {instancePath:instancePath+"/items",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data4};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1042,7 +1323,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+const err24 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1051,17 +1332,17 @@ vErrors.push(err24);
 }
 errors++;
 }
-validate29.errors = vErrors;
+validate31.errors = vErrors;
 return errors === 0;
 }
-validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema59 = {"type":"object","required":["key","kind","into"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"gather"},"reducer":{"enum":["collect","partition","first","quorum"],"default":"collect"},"require":{"enum":["all","any","quorum"],"default":"all"},"quorum":{"type":"integer","minimum":1,"maximum":1000000},"into":{"$ref":"#/$defs/pointer"},"routes":{"$ref":"#/$defs/routes"}}};
+const schema65 = {"type":"object","required":["key","kind","into"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"gather"},"reducer":{"enum":["collect","partition","first","quorum"],"default":"collect"},"require":{"enum":["all","any","quorum"],"default":"all"},"quorum":{"type":"integer","minimum":1,"maximum":1000000},"into":{"$ref":"#/$defs/pointer"},"routes":{"$ref":"#/$defs/routes"}}};
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1070,7 +1351,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema59.required,parentSchema:schema59,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema65.required,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1080,7 +1361,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema59.required,parentSchema:schema59,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema65.required,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1090,7 +1371,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.into === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "into"},message:"must have required property '"+"into"+"'",schema:schema59.required,parentSchema:schema59,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "into"},message:"must have required property '"+"into"+"'",schema:schema65.required,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1100,8 +1381,8 @@ vErrors.push(err2);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema59.properties, key0))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data};
+if(!(func1.call(schema65.properties, key0))){
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1199,7 +1480,7 @@ errors++;
 if(data.kind !== undefined){
 let data3 = data.kind;
 if("gather" !== data3){
-const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "gather"},message:"must be equal to constant",schema:"gather",parentSchema:schema59.properties.kind,data:data3};
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "gather"},message:"must be equal to constant",schema:"gather",parentSchema:schema65.properties.kind,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1212,7 +1493,7 @@ errors++;
 if(data.reducer !== undefined){
 let data4 = data.reducer;
 if(!((((data4 === "collect") || (data4 === "partition")) || (data4 === "first")) || (data4 === "quorum"))){
-const err12 = {instancePath:instancePath+"/reducer",schemaPath:"#/properties/reducer/enum",keyword:"enum",params:{allowedValues: schema59.properties.reducer.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.reducer.enum,parentSchema:schema59.properties.reducer,data:data4};
+const err12 = {instancePath:instancePath+"/reducer",schemaPath:"#/properties/reducer/enum",keyword:"enum",params:{allowedValues: schema65.properties.reducer.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.reducer.enum,parentSchema:schema65.properties.reducer,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1225,7 +1506,7 @@ errors++;
 if(data.require !== undefined){
 let data5 = data.require;
 if(!(((data5 === "all") || (data5 === "any")) || (data5 === "quorum"))){
-const err13 = {instancePath:instancePath+"/require",schemaPath:"#/properties/require/enum",keyword:"enum",params:{allowedValues: schema59.properties.require.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.require.enum,parentSchema:schema59.properties.require,data:data5};
+const err13 = {instancePath:instancePath+"/require",schemaPath:"#/properties/require/enum",keyword:"enum",params:{allowedValues: schema65.properties.require.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.require.enum,parentSchema:schema65.properties.require,data:data5};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1238,7 +1519,7 @@ errors++;
 if(data.quorum !== undefined){
 let data6 = data.quorum;
 if(!(((typeof data6 == "number") && (!(data6 % 1) && !isNaN(data6))) && (isFinite(data6)))){
-const err14 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema59.properties.quorum.type,parentSchema:schema59.properties.quorum,data:data6};
+const err14 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.quorum.type,parentSchema:schema65.properties.quorum,data:data6};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1249,7 +1530,7 @@ errors++;
 }
 if((typeof data6 == "number") && (isFinite(data6))){
 if(data6 > 1000000 || isNaN(data6)){
-const err15 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema59.properties.quorum,data:data6};
+const err15 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1000000},message:"must be <= 1000000",schema:1000000,parentSchema:schema65.properties.quorum,data:data6};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1259,7 +1540,7 @@ vErrors.push(err15);
 errors++;
 }
 if(data6 < 1 || isNaN(data6)){
-const err16 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema59.properties.quorum,data:data6};
+const err16 = {instancePath:instancePath+"/quorum",schemaPath:"#/properties/quorum/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema65.properties.quorum,data:data6};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1274,7 +1555,7 @@ if(data.into !== undefined){
 let data7 = data.into;
 if(typeof data7 === "string"){
 if(func2(data7) > 2048){
-const err17 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema56,data:data7};
+const err17 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema57,data:data7};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1283,8 +1564,8 @@ vErrors.push(err17);
 }
 errors++;
 }
-if(!pattern15.test(data7)){
-const err18 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema56,data:data7};
+if(!pattern16.test(data7)){
+const err18 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema57,data:data7};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1295,7 +1576,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data7};
+const err19 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data7};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1313,7 +1594,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+const err20 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1322,18 +1603,18 @@ vErrors.push(err20);
 }
 errors++;
 }
-validate31.errors = vErrors;
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema64 = {"type":"object","required":["key","kind","dag"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"embed"},"dag":{"$ref":"#/$defs/iri"},"input":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"result":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"routes":{"$ref":"#/$defs/routes"}}};
-const schema69 = {"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/$defs/pointer"},"to":{"$ref":"#/$defs/pointer"}}};
+const schema70 = {"type":"object","required":["key","kind","dag"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"embed"},"dag":{"$ref":"#/$defs/iri"},"input":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"result":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"routes":{"$ref":"#/$defs/routes"}}};
+const schema75 = {"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/$defs/pointer"},"to":{"$ref":"#/$defs/pointer"}}};
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1342,7 +1623,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.from === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema69.required,parentSchema:schema69,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "from"},message:"must have required property '"+"from"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1352,7 +1633,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.to === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema69.required,parentSchema:schema69,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "to"},message:"must have required property '"+"to"+"'",schema:schema75.required,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1363,7 +1644,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((key0 === "from") || (key0 === "to"))){
-const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data};
+const err2 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1377,7 +1658,7 @@ if(data.from !== undefined){
 let data0 = data.from;
 if(typeof data0 === "string"){
 if(func2(data0) > 2048){
-const err3 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema56,data:data0};
+const err3 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema57,data:data0};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1386,8 +1667,8 @@ vErrors.push(err3);
 }
 errors++;
 }
-if(!pattern15.test(data0)){
-const err4 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema56,data:data0};
+if(!pattern16.test(data0)){
+const err4 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema57,data:data0};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1398,7 +1679,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data0};
+const err5 = {instancePath:instancePath+"/from",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data0};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1412,7 +1693,7 @@ if(data.to !== undefined){
 let data1 = data.to;
 if(typeof data1 === "string"){
 if(func2(data1) > 2048){
-const err6 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema56,data:data1};
+const err6 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema57,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1421,8 +1702,8 @@ vErrors.push(err6);
 }
 errors++;
 }
-if(!pattern15.test(data1)){
-const err7 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema56,data:data1};
+if(!pattern16.test(data1)){
+const err7 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema57,data:data1};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1433,7 +1714,7 @@ errors++;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema56.type,parentSchema:schema56,data:data1};
+const err8 = {instancePath:instancePath+"/to",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1445,7 +1726,7 @@ errors++;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1454,16 +1735,16 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate34.errors = vErrors;
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate35(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate33.evaluated;
+const evaluated0 = validate35.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1472,7 +1753,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema70.required,parentSchema:schema70,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1482,7 +1763,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema70.required,parentSchema:schema70,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1492,7 +1773,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.dag === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dag"},message:"must have required property '"+"dag"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "dag"},message:"must have required property '"+"dag"+"'",schema:schema70.required,parentSchema:schema70,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1503,7 +1784,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((((key0 === "key") || (key0 === "label")) || (key0 === "description")) || (key0 === "kind")) || (key0 === "dag")) || (key0 === "input")) || (key0 === "result")) || (key0 === "routes"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema70,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1601,7 +1882,7 @@ errors++;
 if(data.kind !== undefined){
 let data3 = data.kind;
 if("embed" !== data3){
-const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "embed"},message:"must be equal to constant",schema:"embed",parentSchema:schema64.properties.kind,data:data3};
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "embed"},message:"must be equal to constant",schema:"embed",parentSchema:schema70.properties.kind,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1651,14 +1932,14 @@ let data5 = data.input;
 if(Array.isArray(data5)){
 const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate34(data5[i0], {instancePath:instancePath+"/input/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate36(data5[i0], {instancePath:instancePath+"/input/" + i0,parentData:data5,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.input.type,parentSchema:schema64.properties.input,data:data5};
+const err15 = {instancePath:instancePath+"/input",schemaPath:"#/properties/input/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.input.type,parentSchema:schema70.properties.input,data:data5};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1673,14 +1954,14 @@ let data7 = data.result;
 if(Array.isArray(data7)){
 const len1 = data7.length;
 for(let i1=0; i1<len1; i1++){
-if(!(validate34(data7[i1], {instancePath:instancePath+"/result/" + i1,parentData:data7,parentDataProperty:i1,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate36(data7[i1], {instancePath:instancePath+"/result/" + i1,parentData:data7,parentDataProperty:i1,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.result.type,parentSchema:schema64.properties.result,data:data7};
+const err16 = {instancePath:instancePath+"/result",schemaPath:"#/properties/result/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.properties.result.type,parentSchema:schema70.properties.result,data:data7};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1698,7 +1979,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema70.type,parentSchema:schema70,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1707,17 +1988,17 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate33.errors = vErrors;
+validate35.errors = vErrors;
 return errors === 0;
 }
-validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate35.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema72 = {"type":"object","required":["key","kind","outcome"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"terminal"},"outcome":{"enum":["completed","failed"]}}};
+const schema78 = {"type":"object","required":["key","kind","outcome"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"terminal"},"outcome":{"enum":["completed","failed"]}}};
 
-function validate38(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate38.evaluated;
+const evaluated0 = validate40.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1726,7 +2007,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema72.required,parentSchema:schema72,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1736,7 +2017,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema72.required,parentSchema:schema72,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1746,7 +2027,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.outcome === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'",schema:schema72.required,parentSchema:schema72,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "outcome"},message:"must have required property '"+"outcome"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1757,7 +2038,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "key") || (key0 === "label")) || (key0 === "description")) || (key0 === "kind")) || (key0 === "outcome"))){
-const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data};
+const err3 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1855,7 +2136,7 @@ errors++;
 if(data.kind !== undefined){
 let data3 = data.kind;
 if("terminal" !== data3){
-const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "terminal"},message:"must be equal to constant",schema:"terminal",parentSchema:schema72.properties.kind,data:data3};
+const err11 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "terminal"},message:"must be equal to constant",schema:"terminal",parentSchema:schema78.properties.kind,data:data3};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1868,7 +2149,7 @@ errors++;
 if(data.outcome !== undefined){
 let data4 = data.outcome;
 if(!((data4 === "completed") || (data4 === "failed"))){
-const err12 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema72.properties.outcome.enum},message:"must be equal to one of the allowed values",schema:schema72.properties.outcome.enum,parentSchema:schema72.properties.outcome,data:data4};
+const err12 = {instancePath:instancePath+"/outcome",schemaPath:"#/properties/outcome/enum",keyword:"enum",params:{allowedValues: schema78.properties.outcome.enum},message:"must be equal to one of the allowed values",schema:schema78.properties.outcome.enum,parentSchema:schema78.properties.outcome,data:data4};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1880,7 +2161,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+const err13 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1889,17 +2170,17 @@ vErrors.push(err13);
 }
 errors++;
 }
-validate38.errors = vErrors;
+validate40.errors = vErrors;
 return errors === 0;
 }
-validate38.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema76 = {"type":"object","required":["key","kind","when","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"phase"},"when":{"enum":["pre","post"]},"node":{"$ref":"#/$defs/iri"}}};
+const schema82 = {"type":"object","required":["key","kind","when","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"phase"},"when":{"enum":["pre","post"]},"node":{"$ref":"#/$defs/iri"}}};
 
-function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate41(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate39.evaluated;
+const evaluated0 = validate41.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1908,7 +2189,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.key === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema76.required,parentSchema:schema76,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "key"},message:"must have required property '"+"key"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1918,7 +2199,7 @@ vErrors.push(err0);
 errors++;
 }
 if(data.kind === undefined){
-const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema76.required,parentSchema:schema76,data};
+const err1 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "kind"},message:"must have required property '"+"kind"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1928,7 +2209,7 @@ vErrors.push(err1);
 errors++;
 }
 if(data.when === undefined){
-const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "when"},message:"must have required property '"+"when"+"'",schema:schema76.required,parentSchema:schema76,data};
+const err2 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "when"},message:"must have required property '"+"when"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1938,7 +2219,7 @@ vErrors.push(err2);
 errors++;
 }
 if(data.node === undefined){
-const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'",schema:schema76.required,parentSchema:schema76,data};
+const err3 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "node"},message:"must have required property '"+"node"+"'",schema:schema82.required,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1949,7 +2230,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "key") || (key0 === "label")) || (key0 === "description")) || (key0 === "kind")) || (key0 === "when")) || (key0 === "node"))){
-const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data};
+const err4 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2047,7 +2328,7 @@ errors++;
 if(data.kind !== undefined){
 let data3 = data.kind;
 if("phase" !== data3){
-const err12 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "phase"},message:"must be equal to constant",schema:"phase",parentSchema:schema76.properties.kind,data:data3};
+const err12 = {instancePath:instancePath+"/kind",schemaPath:"#/properties/kind/const",keyword:"const",params:{allowedValue: "phase"},message:"must be equal to constant",schema:"phase",parentSchema:schema82.properties.kind,data:data3};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2060,7 +2341,7 @@ errors++;
 if(data.when !== undefined){
 let data4 = data.when;
 if(!((data4 === "pre") || (data4 === "post"))){
-const err13 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/enum",keyword:"enum",params:{allowedValues: schema76.properties.when.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.when.enum,parentSchema:schema76.properties.when,data:data4};
+const err13 = {instancePath:instancePath+"/when",schemaPath:"#/properties/when/enum",keyword:"enum",params:{allowedValues: schema82.properties.when.enum},message:"must be equal to one of the allowed values",schema:schema82.properties.when.enum,parentSchema:schema82.properties.when,data:data4};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2107,7 +2388,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data};
+const err17 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema82.type,parentSchema:schema82,data};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2116,10 +2397,10 @@ vErrors.push(err17);
 }
 errors++;
 }
-validate39.errors = vErrors;
+validate41.errors = vErrors;
 return errors === 0;
 }
-validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate41.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2165,7 +2446,7 @@ errors = vErrors.length;
 }
 var props0 = true;
 }
-else if(tag0 === "scatter"){
+else if(tag0 === "await"){
 if(!(validate29(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
@@ -2174,7 +2455,7 @@ if(props0 !== true){
 props0 = true;
 }
 }
-else if(tag0 === "gather"){
+else if(tag0 === "scatter"){
 if(!(validate31(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
@@ -2183,7 +2464,7 @@ if(props0 !== true){
 props0 = true;
 }
 }
-else if(tag0 === "embed"){
+else if(tag0 === "gather"){
 if(!(validate33(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
 vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
@@ -2192,9 +2473,18 @@ if(props0 !== true){
 props0 = true;
 }
 }
+else if(tag0 === "embed"){
+if(!(validate35(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate35.errors : vErrors.concat(validate35.errors);
+errors = vErrors.length;
+}
+if(props0 !== true){
+props0 = true;
+}
+}
 else if(tag0 === "terminal"){
-if(!(validate38(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate38.errors : vErrors.concat(validate38.errors);
+if(!(validate40(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){
@@ -2202,8 +2492,8 @@ props0 = true;
 }
 }
 else if(tag0 === "phase"){
-if(!(validate39(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
+if(!(validate41(data, {instancePath,parentData,parentDataProperty,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate41.errors : vErrors.concat(validate41.errors);
 errors = vErrors.length;
 }
 if(props0 !== true){

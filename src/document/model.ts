@@ -100,8 +100,22 @@ export interface PhasePlacement extends PlacementBase {
   readonly node: string;
 }
 
+/**
+ * Parks an item until an outside answer names one of `answers` (each an output, routed as usual) or the
+ * policy's deadline for the placement passes (the engine's `deadline` output). An answer's data, when it
+ * has some, goes into the item's data at `into`.
+ */
+export interface AwaitPlacement extends PlacementBase {
+  readonly kind: 'await';
+  /** The outputs an answer may name, sorted. */
+  readonly answers: readonly string[];
+  /** A JSON pointer into the item's data where an answer's data is written; without it answers carry none. */
+  readonly into?: string;
+}
+
 export type Placement =
   | TaskPlacement
+  | AwaitPlacement
   | ScatterPlacement
   | GatherPlacement
   | EmbedPlacement
@@ -131,9 +145,13 @@ export const ENGINE_OUTPUTS: Readonly<Record<PlacementKind, readonly string[]>> 
   scatter: ['done', 'error'],
   gather: ['completed', 'failed'],
   embed: ['completed', 'failed', 'retry', 'error'],
+  await: ['deadline'],
   terminal: [],
   phase: [],
 });
+
+/** The output an await placement takes when its deadline passes without an answer. */
+export const AWAIT_DEADLINE_OUTPUT = 'deadline';
 
 /** DAG documents by IRI, for embed placements and scatter sub-DAGs. */
 export interface DagLibrary {

@@ -68,6 +68,8 @@ function placementDocument(placement: Placement): Json {
         ...nonEmpty('result', mappings(placement.result)),
         ...routes,
       };
+    case 'await':
+      return { ...head, answers: [...placement.answers], ...present('into', placement.into), ...routes };
     case 'terminal':
       return { ...head, outcome: placement.outcome };
     case 'phase':

@@ -121,6 +121,14 @@ function toPlacement(raw: Json): Placement {
         result: toMappings(raw.result),
         routes,
       };
+    case 'await':
+      return {
+        ...base,
+        kind,
+        answers: sortedSet(raw.answers),
+        ...optional('into', str(raw.into)),
+        routes,
+      };
     case 'terminal':
       return { ...base, kind, outcome: raw.outcome as 'completed' | 'failed', routes };
     case 'phase':

@@ -216,6 +216,7 @@ function gateLine(gated: GateWaitTrace): string | undefined {
 
 const SHAPES: Readonly<Record<Placement['kind'], readonly [string, string]>> = {
   task: ['[', ']'],
+  await: ['{{', '}}'],
   scatter: ['[/', '\\]'],
   gather: ['[\\', '/]'],
   embed: ['[[', ']]'],
@@ -237,6 +238,8 @@ function kindHint(placement: Placement): string {
       return `gather · ${placement.reducer}`;
     case 'embed':
       return `embed · ${tail(placement.dag)}`;
+    case 'await':
+      return `await · ${placement.answers.join(' | ')}`;
     case 'terminal':
       return placement.outcome;
     case 'phase':

@@ -22,6 +22,9 @@ export type RunEvent =
   | GatePassedEvent
   | GateClosedEvent
   | GateOpenedEvent
+  | AwaitParkedEvent
+  | AwaitAnsweredEvent
+  | AwaitExpiredEvent
   | WarningEvent;
 
 interface Base {
@@ -48,7 +51,7 @@ export interface RunStartEvent extends Base {
 export interface RunEndEvent extends Base {
   readonly type: 'run.end';
   readonly dag: string;
-  readonly status: 'completed' | 'failed' | 'aborted';
+  readonly status: 'completed' | 'failed' | 'aborted' | 'waiting';
   readonly completed: number;
   readonly failed: number;
   readonly durationMs: number;
@@ -206,6 +209,43 @@ export interface GateOpenedEvent extends Base {
 }
 
 /**
+ * An item parked at an await placement until an outside answer names one of `answers` or `deadlineAt` (wall
+ * time, ms since the epoch) passes. `token` is what an answer names (`switchyard answer <run> <token> …`).
+ * `resumed` is set when a resumed durable run finds the item parked where the stopped process left it.
+ */
+export interface AwaitParkedEvent extends ItemBase {
+  readonly type: 'await.parked';
+  readonly placement: string;
+  readonly visit: number;
+  readonly token: string;
+  readonly answers: readonly string[];
+  readonly deadlineAt: number;
+  readonly resumed?: boolean;
+}
+
+/**
+ * A parked item took an answer: it leaves the await on `output`, with the answer's data (if any) written at
+ * the placement's `into`. `early` when the answer was given before the item parked; `waitedMs` is wall time
+ * parked.
+ */
+export interface AwaitAnsweredEvent extends ItemBase {
+  readonly type: 'await.answered';
+  readonly placement: string;
+  readonly token: string;
+  readonly output: string;
+  readonly waitedMs: number;
+  readonly early?: boolean;
+}
+
+/** A parked item's deadline passed with no answer: it leaves the await on its `deadline` output. */
+export interface AwaitExpiredEvent extends ItemBase {
+  readonly type: 'await.expired';
+  readonly placement: string;
+  readonly token: string;
+  readonly waitedMs: number;
+}
+
+/**
  * Something the run worked around, with a stable code: `W_RETRY_AFTER_IGNORED`, a node's `retryAfter` that
  * is neither milliseconds ≥ 0 nor a header value, ignored in favour of the back-off;
  * `W_CHECKPOINT_DATA_CONVERTED`, a resumed item whose checkpoint held data item data cannot hold (a Date, a
@@ -244,5 +284,8 @@ export const EVENT_TYPES = [
   'gate.passed',
   'gate.closed',
   'gate.opened',
+  'await.parked',
+  'await.answered',
+  'await.expired',
   'warning',
 ] as const satisfies readonly RunEvent['type'][];

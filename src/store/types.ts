@@ -5,8 +5,12 @@
  * never reads a clock and a record means the same after a restart on another machine.
  */
 
-/** Where a run stands: `running` until it ends `completed` (every item ended), `failed` or `aborted`. */
-export type RunStatus = 'running' | 'completed' | 'failed' | 'aborted';
+/**
+ * Where a run stands: `running` until it ends `completed` (every item ended), `failed` or `aborted`;
+ * `waiting` when it stopped with every item left parked at an await placement (no process holds it: an
+ * answer, or a resume once a deadline has passed, moves it on).
+ */
+export type RunStatus = 'running' | 'waiting' | 'completed' | 'failed' | 'aborted';
 
 /** A document a run uses: the DAG itself or one it embeds, with the identity that guards a resume. */
 export interface DocumentRecord {
@@ -63,13 +67,38 @@ export interface RunStatusUpdate {
   readonly finishedAt?: number;
 }
 
-/** Why an item is waiting: a back-off before a retry, a server's Retry-After, or a concurrency queue. */
-export type WaitReason = 'backoff' | 'retry-after' | 'queue';
+/**
+ * Why an item is waiting: a back-off before a retry, a server's Retry-After, a concurrency queue, or an
+ * outside answer at an await placement.
+ */
+export type WaitReason = 'backoff' | 'retry-after' | 'queue' | 'await';
 
-/** A wait in progress: the item goes on at `until` (wall time), or at once on a resume after it. */
+/**
+ * A wait in progress: the item goes on at `until` (wall time), or at once on a resume after it. An item
+ * parked at an await placement (`reason` `await`) goes on with its answer, or takes the placement's
+ * `deadline` output at `until`; `token` names it to whoever answers and `answers` are the outputs an answer
+ * may name.
+ */
 export interface ItemWait {
   readonly until: number;
   readonly reason: WaitReason;
+  readonly token?: string;
+  readonly answers?: readonly string[];
+}
+
+/**
+ * An outside answer to an item parked (or yet to park) at an await placement: the output it names and the
+ * data it carries (plain JSON), kept under the item's answer token. The first answer for a token stays; a
+ * second is refused.
+ */
+export interface AnswerRecord {
+  readonly runId: string;
+  readonly token: string;
+  readonly output: string;
+  /** Absent when the answer carries no data. */
+  readonly data?: unknown;
+  /** Wall time the answer was given. */
+  readonly answeredAt: number;
 }
 
 /**
@@ -189,7 +218,8 @@ export interface LeaseRequest {
  * - `event`: an event (`E_STORE_CONFLICT` when its sequence number is taken);
  * - `events`: a page of events, kept as one record (see {@link EventPageWrite});
  * - `lease`: takes a run's lease under a token the caller chose (see {@link LeaseWrite});
- * - `release`: gives a lease up if it is still held under its token, else does nothing (see {@link LeaseWrite}).
+ * - `release`: gives a lease up if it is still held under its token, else does nothing (see {@link LeaseWrite});
+ * - `answer`: an answer to an await (see {@link AnswerRecord}); `E_STORE_CONFLICT` when its token already has one.
  * Every write but `run` and `release` needs its run to exist (`E_STORE_UNKNOWN_RUN`). Writes apply in batch
  * order, so a batch may write a run and then take its lease, or write a run's last events and status and
  * then release its lease.
@@ -201,6 +231,7 @@ export type StoreWrite =
   | { readonly kind: 'journal'; readonly entry: JournalRecord }
   | { readonly kind: 'event'; readonly event: EventRecord }
   | EventPageWrite
+  | { readonly kind: 'answer'; readonly answer: AnswerRecord }
   | LeaseWrite;
 
 /** The run a write is for. */
@@ -218,6 +249,8 @@ export function runOfWrite(write: StoreWrite): string {
       return write.event.runId;
     case 'events':
       return write.runId;
+    case 'answer':
+      return write.answer.runId;
     default:
       return write.lease.runId;
   }
@@ -322,6 +355,10 @@ export interface RunStore {
   getJournalEntry(runId: string, itemPath: string, stepKey: string): Promise<JournalRecord | undefined>;
   /** The run's step values in commit order, optionally of one item. */
   listJournal(runId: string, itemPath?: string): Promise<readonly JournalRecord[]>;
+  /** The answer given under `token`, if any. */
+  getAnswer(runId: string, token: string): Promise<AnswerRecord | undefined>;
+  /** The run's answers in the order they were given. */
+  listAnswers(runId: string): Promise<readonly AnswerRecord[]>;
   /** Events in increasing sequence order. */
   readEvents(runId: string, query?: EventQuery): Promise<readonly EventRecord[]>;
   /** Every event after `after`, page by page, including those appended while the stream is read. */
