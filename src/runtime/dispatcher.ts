@@ -88,6 +88,13 @@ export interface RunOptions {
   readonly store?: RunStore | false;
   /** The file each document came from, by IRI: recorded with the run and named when a resume finds it changed. */
   readonly files?: Readonly<Record<string, string>>;
+  /**
+   * What the run does once every item left is parked at an await placement: `wait` (default) keeps the
+   * process waiting for answers and deadlines; `stop` ends the run with status `waiting`, its parked items
+   * in {@link RunResult.parked}, so that it holds no process until an answer or a resume moves it on. A
+   * recorded run only: `stop` without a store is refused with `E_INPUT`.
+   */
+  readonly whenParked?: 'wait' | 'stop';
 }
 
 /** Options of {@link Dispatcher.resume}. */
@@ -104,6 +111,8 @@ export interface ResumeOptions {
   /** The run deadline in ms from the resume (as {@link RunOptions.deadlineMs}). */
   readonly deadlineMs?: number;
   readonly onEvent?: (event: RunEvent) => unknown;
+  /** As {@link RunOptions.whenParked}. */
+  readonly whenParked?: 'wait' | 'stop';
 }
 
 /** Runs DAG documents with one set of nodes, services, policy, clock and random source. */

@@ -6,6 +6,7 @@ import type { EventStream } from './event-stream.ts';
 import { createItemState, type ItemState } from './item-state.ts';
 import { POST_PHASE_DEADLINE_MS, runPhases } from './phases.ts';
 import type { Prepared } from './prepare.ts';
+import { ParkWatch } from './park-watch.ts';
 import { ResultLists } from './result-lists.ts';
 import type { ResumedItems } from './resume-run.ts';
 import type { PhaseError, RunResult } from './run.ts';
@@ -15,7 +16,11 @@ import { type Ending, RunContext, type RunEnvironment } from './runner.ts';
 export interface RunLimits {
   readonly signal?: AbortSignal;
   readonly deadlineMs?: number;
+  readonly whenParked?: 'wait' | 'stop';
 }
+
+/** Why a run stopped once every item left was parked: the reason its waits end with. */
+const PARKED = new Error('every item left waits for an answer');
 
 /**
  * Carries out one run: pre phases, every item from the entrypoint (independently, no barrier), post phases
@@ -45,6 +50,15 @@ export async function executeRun(
     deadlineMs === undefined ? Number.POSITIVE_INFINITY : startedAt + deadlineMs,
   );
   run.runId = runId;
+  if (limits.whenParked === 'stop') {
+    run.parkWatch = new ParkWatch(
+      () => run.deskIfAny?.parkedCount ?? 0,
+      () => {
+        run.parkedAtStop = run.desk.parked();
+        run.stop('parked', PARKED);
+      },
+    );
+  }
   if (durable !== undefined) {
     run.durable = { recorder: durable.recorder, book: durable.book };
     durable.attach(states, (error) => {
@@ -153,17 +167,21 @@ async function carryOut(
   const result = assemble(run, dagId, states, endings);
   // An abort that came once every item had ended stopped nothing: the run ended as its items did (and a
   // durable run is then finished, not resumable).
+  const waiting = run.stopReason === 'parked' && result.aborted.length > 0;
   const statusOf = () =>
-    run.stopReason === 'abort' && result.aborted.length > 0
-      ? 'aborted'
-      : result.completed === states.length && phaseErrors.length === 0
-        ? 'completed'
-        : 'failed';
+    waiting
+      ? 'waiting'
+      : run.stopReason === 'abort' && result.aborted.length > 0
+        ? 'aborted'
+        : result.completed === states.length && phaseErrors.length === 0
+          ? 'completed'
+          : 'failed';
   runItem.data.status = statusOf();
   runItem.data.completed = result.completed;
   runItem.data.failed = states.length - result.completed;
+  // A run that waits for answers has not ended: its post phases run when it does.
   const postError =
-    prep.compiled.post.length === 0
+    prep.compiled.post.length === 0 || waiting
       ? undefined
       : await runPhases(
           run,
@@ -194,7 +212,8 @@ async function carryOut(
     status,
     items: result.items,
     failures: result.failures,
-    aborted: result.aborted,
+    aborted: waiting ? [] : result.aborted,
+    ...(waiting ? { waiting: result.aborted, parked: run.parkedAtStop ?? [] } : {}),
     phaseErrors,
     // Named fields, not a spread: a spread into a literal with more fields costs a measurable share of a short run.
     stats: {

@@ -1,3 +1,4 @@
+import { AnswerDesk, type ParkedItem } from '../awaits/desk.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import type { Gates } from '../gates/gates.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
@@ -19,6 +20,7 @@ import {
   resumedFrom,
 } from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
+import type { ParkWatch } from './park-watch.ts';
 import { RunScope } from './run-scope.ts';
 
 /** How an item left a DAG: at a terminal, failed with an error, or stopped by an abort or the run deadline. */
@@ -62,6 +64,31 @@ export class RunContext extends RunScope {
 
   /** The run's id, for the idempotency keys of its steps. */
   runId = '';
+
+  private answerDesk: AnswerDesk | undefined;
+
+  /** Set on the run's own context when the run stops once every item left is parked (`whenParked: 'stop'`). */
+  parkWatch: ParkWatch | undefined;
+
+  /** The items that were parked when the run stopped for them. */
+  parkedAtStop: readonly ParkedItem[] | undefined;
+
+  /** The run's answers and parked items (one for the run and its scopes), made when an item first parks. */
+  get desk(): AnswerDesk {
+    const root = this.root;
+    if (root !== this) return root.desk;
+    if (this.answerDesk === undefined) {
+      const desk = new AnswerDesk(this.clock);
+      desk.onPark = () => this.parkWatch?.check();
+      this.answerDesk = desk;
+    }
+    return this.answerDesk;
+  }
+
+  /** The desk when an item has parked or an answer came, else undefined. */
+  get deskIfAny(): AnswerDesk | undefined {
+    return this.root.answerDesk;
+  }
 
   /** How a durable run is recorded and, when it is resumed, the checkpoints it goes on from. */
   durable: { readonly recorder: Recorder; readonly book: ResumeBook | undefined } | undefined;
