@@ -54,7 +54,7 @@ export async function awaitStep(run: RunContext, item: ItemAt): Promise<Transiti
       desk.give(parked.token, stored.data === undefined ? { output: stored.output } : stored);
     }
   }
-  const end = await desk.park(parked, placement, run.signal, (error) => {
+  const ending = desk.park(parked, placement, run.signal, (error) => {
     if (ev && isSwitchyardError(error)) {
       ev.emit({
         type: 'warning',
@@ -66,6 +66,8 @@ export async function awaitStep(run: RunContext, item: ItemAt): Promise<Transiti
       });
     }
   });
+  if (durable !== undefined) run.watchStoredAnswers(durable.recorder.store);
+  const end = await ending;
   const wallNow = run.clock.wallNow();
   if (end.kind === 'deadline') {
     if (ev) emitAwaitEnd(ev, parked, undefined, wallNow);

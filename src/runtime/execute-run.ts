@@ -50,6 +50,8 @@ export async function executeRun(
     deadlineMs === undefined ? Number.POSITIVE_INFINITY : startedAt + deadlineMs,
   );
   run.runId = runId;
+  run.rootDag = prep.compiled.dag;
+  env.live?.set(runId, run);
   if (limits.whenParked === 'stop') {
     run.parkWatch = new ParkWatch(
       () => run.deskIfAny?.parkedCount ?? 0,
@@ -88,6 +90,7 @@ export async function executeRun(
   try {
     result = await carryOut(run, prep, entrypoint, states, runId, hash, startedAt, resumed);
   } finally {
+    if (env.live?.get(runId) === run) env.live.delete(runId);
     timer?.abort();
     userSignal?.removeEventListener('abort', onAbort);
     // A run that stopped on an abort stays resumable; one that ended (however) is finished for good.

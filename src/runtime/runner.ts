@@ -20,6 +20,9 @@ import {
   resumedFrom,
 } from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
+import type { RunStore } from '../store/types.ts';
+import type { LiveRuns } from './answer.ts';
+import { pollAnswers } from './answer-poll.ts';
 import type { ParkWatch } from './park-watch.ts';
 import { RunScope } from './run-scope.ts';
 
@@ -38,6 +41,8 @@ export interface RunEnvironment {
   readonly library: DagLibrary | undefined;
   /** The gates of the policy, shared by every run of the dispatcher. */
   readonly gates: Gates;
+  /** The runs the dispatcher carries out now, by id, for answers given to them; absent: none are listed. */
+  readonly live?: LiveRuns;
   /** The prepared form of a library document, or undefined when the library lacks it. */
   prepareIri(iri: string): Prepared | undefined;
   /** The prepared form of a model. */
@@ -67,6 +72,9 @@ export class RunContext extends RunScope {
 
   private answerDesk: AnswerDesk | undefined;
 
+  /** The run's DAG, set on the run's own context: what an answer given to the run is checked against. */
+  rootDag: Dag | undefined;
+
   /** Set on the run's own context when the run stops once every item left is parked (`whenParked: 'stop'`). */
   parkWatch: ParkWatch | undefined;
 
@@ -83,6 +91,25 @@ export class RunContext extends RunScope {
       this.answerDesk = desk;
     }
     return this.answerDesk;
+  }
+
+  private answersWatched = false;
+
+  /**
+   * Looks in the run's store for answers another process gives while items are parked here (see
+   * {@link pollAnswers}); one look-out per run, from the first park until nothing is parked.
+   */
+  watchStoredAnswers(store: RunStore): void {
+    const root = this.root;
+    if (root !== this) {
+      root.watchStoredAnswers(store);
+      return;
+    }
+    if (this.answersWatched) return;
+    this.answersWatched = true;
+    pollAnswers(store, this.runId, this.desk, this.clock, this.signal, () => {
+      this.answersWatched = false;
+    }).catch(() => undefined);
   }
 
   /** The desk when an item has parked or an answer came, else undefined. */
