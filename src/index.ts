@@ -3,6 +3,7 @@
  * the policy pieces (clocks, back-off, classification) a caller injects.
  */
 
+export { type AwaitDeadlineOptions, awaitDeadlineProblems } from './awaits/check.ts';
 export type { AbortOutcome } from './distributed/abort.ts';
 export {
   createDistributedDispatcher,

@@ -53,6 +53,12 @@ export interface GatherOptions extends PlacementText {
   readonly quorum?: number;
 }
 
+/** Options of an await placement: the answers it expects (each an output) and where an answer's data goes. */
+export interface AwaitOptions extends PlacementText {
+  readonly answers: readonly string[];
+  readonly into?: string;
+}
+
 /** Options of an embedded DAG: the state copied in and the results copied out. */
 export interface EmbedOptions extends PlacementText {
   readonly input?: readonly Mapping[];
@@ -107,6 +113,14 @@ export class DagBuilder {
   /** Adds a placement running the DAG document `dagId`. */
   embed(key: string, dagId: string, options: EmbedOptions = {}): this {
     return this.#add(key, { kind: 'embed', dag: dagId, ...options });
+  }
+
+  /**
+   * Adds an await placement parking items until an answer names one of `options.answers`; route each answer
+   * and the engine's `deadline` output (taken when the policy's deadline for it passes) as usual.
+   */
+  await(key: string, options: AwaitOptions): this {
+    return this.#add(key, { kind: 'await', ...options, answers: [...options.answers] });
   }
 
   /** Adds a terminal where items end with `outcome`. */

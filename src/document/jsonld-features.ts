@@ -8,7 +8,16 @@ import { isRecord } from './json.ts';
  */
 
 /** Terms whose values the canonical form writes as arrays. */
-const ARRAY_TERMS = new Set(['entrypoints', 'budgets', 'placements', 'routes', 'input', 'result', 'resets']);
+const ARRAY_TERMS = new Set([
+  'entrypoints',
+  'budgets',
+  'placements',
+  'routes',
+  'input',
+  'result',
+  'resets',
+  'answers',
+]);
 
 const VALUE_KEYWORDS = ['@value', '@id', '@list', '@set', '@language', '@direction', '@included', '@reverse'];
 

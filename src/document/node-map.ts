@@ -83,8 +83,8 @@ function unique(node: Json): void {
     const kept = values.filter((value) => {
       if (isRecord(value) && '@list' in value) return true;
       const text =
-        isRecord(value) && Object.keys(value).length === 1
-          ? `@id ${String(value['@id'])}`
+        isRecord(value) && Object.keys(value).length === 1 && typeof value['@id'] === 'string'
+          ? `@id ${value['@id']}`
           : JSON.stringify(value);
       if (seen.has(text)) return false;
       seen.add(text);

@@ -12,7 +12,7 @@ import { checkStructure } from './structure.ts';
 
 /** What `analyse` may check beyond the document itself. */
 export interface AnalyseOptions {
-  /** Node implementations: enables E_UNKNOWN_NODE, E_UNKNOWN_OUTPUT on tasks and W_UNROUTED_OUTPUT. */
+  /** Node implementations: enables E_UNKNOWN_NODE, E_UNKNOWN_OUTPUT on tasks and W_UNROUTED_OUTPUT on tasks. */
   readonly nodes?: NodeCatalog;
   /** Other documents: enables E_UNKNOWN_DAG and E_EMBED_CYCLE. */
   readonly library?: DagLibrary;

@@ -1,6 +1,7 @@
 /**
  * Checks of what a document names outside itself: node IRIs and their outputs, embedded documents and
- * embedding cycles. Outputs of placements without a node are checked against the engine's outputs always.
+ * embedding cycles. Outputs of placements without a node are checked against the engine's outputs always, and
+ * an await's against its answers and the engine's `deadline`.
  */
 import { type Dag, type DagLibrary, ENGINE_OUTPUTS, type Placement } from '../document/model.ts';
 import { type Problem, problem } from '../errors.ts';
@@ -18,12 +19,20 @@ function allowedOutputs(
   nodes: NodeCatalog | undefined,
 ): ReadonlySet<string> | undefined {
   const engine = ENGINE_OUTPUTS[placement.kind];
+  if (placement.kind === 'await') return new Set([...engine, ...placement.answers]);
   if (placement.kind !== 'task') return new Set(engine);
   const declared = nodes?.outputsOf(placement.node);
   return declared === undefined ? undefined : new Set([...engine, ...declared]);
 }
 
-/** E_UNKNOWN_NODE, E_UNKNOWN_OUTPUT and W_UNROUTED_OUTPUT. */
+/** The outputs a placement declares beyond the engine's, each of which wants a route: a task's node's, an await's answers. */
+function declaredOutputs(placement: Placement, nodes: NodeCatalog | undefined): readonly string[] {
+  if (placement.kind === 'await') return placement.answers;
+  if (placement.kind === 'task') return nodes?.outputsOf(placement.node) ?? [];
+  return [];
+}
+
+/** E_UNKNOWN_NODE, E_UNKNOWN_OUTPUT and W_UNROUTED_OUTPUT (an await's answers are checked without `nodes`). */
 export function checkNodes(dag: Dag, nodes: NodeCatalog | undefined): Problem[] {
   const problems: Problem[] = [];
   dag.placements.forEach((placement, p) => {
@@ -52,9 +61,9 @@ export function checkNodes(dag: Dag, nodes: NodeCatalog | undefined): Problem[] 
         ),
       );
     });
-    if (placement.kind !== 'task') return;
+    const declared = declaredOutputs(placement, nodes);
     const routed = new Set(placement.routes.map((route) => route.output));
-    for (const output of nodes?.outputsOf(placement.node) ?? []) {
+    for (const output of declared) {
       if (routed.has(output)) continue;
       problems.push(
         problem(

@@ -1,8 +1,9 @@
 /**
  * Checks of a document's declarations that need no graph walk: unique keys, budgets and outputs, references
- * that resolve, entrypoints of the right kind, and the fields retry routes must (and other routes must not) have.
+ * that resolve, entrypoints of the right kind, the fields retry routes must (and other routes must not) have,
+ * and the routes some kinds must have (a scatter's `done`, an await's `deadline`).
  */
-import type { Dag, Route } from '../document/model.ts';
+import { AWAIT_DEADLINE_OUTPUT, type Dag, type Route } from '../document/model.ts';
 import { type Problem, problem } from '../errors.ts';
 import { type FlowGraph, pointerTo } from './flow.ts';
 
@@ -61,7 +62,7 @@ function entrypoints(dag: Dag, graph: FlowGraph): Problem[] {
       return [
         problem(
           'E_ENTRYPOINT_KIND',
-          `entrypoint '${key}' is a ${kind}, where items cannot start; name a task, scatter, gather or embed placement`,
+          `entrypoint '${key}' is a ${kind}, where items cannot start; name a task, await, scatter, gather or embed placement`,
           { placement: key, pointer },
         ),
       ];
@@ -210,6 +211,21 @@ function scatters(dag: Dag, graph: FlowGraph): Problem[] {
   });
 }
 
+/** E_AWAIT_DEADLINE_ROUTE: an await's `deadline` output must be routed, so that every wait ends somewhere. */
+function awaits(dag: Dag): Problem[] {
+  return dag.placements.flatMap((placement, p) => {
+    if (placement.kind !== 'await') return [];
+    if (placement.routes.some((route) => route.output === AWAIT_DEADLINE_OUTPUT)) return [];
+    return [
+      problem(
+        'E_AWAIT_DEADLINE_ROUTE',
+        `await placement '${placement.key}' has no route on output '${AWAIT_DEADLINE_OUTPUT}', so an item whose deadline passes unanswered has nowhere to go; add a route on output '${AWAIT_DEADLINE_OUTPUT}' (e.g. to an escalation task or a failed terminal)`,
+        { placement: placement.key, pointer: pointerTo.placement(p, 'routes') },
+      ),
+    ];
+  });
+}
+
 /** W_UNUSED_BUDGET and W_NO_COMPLETED_TERMINAL. */
 function warnings(dag: Dag): Problem[] {
   const spent = new Set(
@@ -247,6 +263,7 @@ export function checkStructure(dag: Dag, graph: FlowGraph): Problem[] {
     ...entrypoints(dag, graph),
     ...routes(dag, graph),
     ...scatters(dag, graph),
+    ...awaits(dag),
     ...warnings(dag),
   ];
 }

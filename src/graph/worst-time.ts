@@ -8,7 +8,7 @@ import type { GatePolicy } from '../gates/types.ts';
 import { maxBackoffDelay } from '../policy/backoff.ts';
 import { timingFor } from '../policy/resolve.ts';
 import type { RuntimePolicy, TimingPolicy } from '../policy/types.ts';
-import { type Bounds, computeBounds, countOf } from './bounds.ts';
+import { type Bounds, type Count, computeBounds, countOf } from './bounds.ts';
 import { type CompiledDag, type CompiledPlacement, compile } from './compile.ts';
 import { GATE_FLOOR_MS, type GatedPlacement, type GateWait, gateWaits } from './gate-waits.ts';
 
@@ -35,6 +35,18 @@ export interface WorstCaseTime {
    * executions per run of the placement's own document.
    */
   readonly gateWaits: readonly GateWait[];
+  /** Every await placement executed, in the document and those it embeds, with its deadline. */
+  readonly awaitWaits: readonly AwaitWait[];
+}
+
+/** An await placement's waits in a run of one item: each ends by its deadline (inside `perPlacement`). */
+export interface AwaitWait {
+  readonly dag: string;
+  readonly placement: string;
+  /** Executions of the placement per run of its document (null: no bound). */
+  readonly visits: Count;
+  /** The policy's deadline for the placement: the longest one visit waits; undefined: none (it may never end). */
+  readonly deadlineMs: number | undefined;
 }
 
 /** Attempts beyond this are bounded by the largest possible delay instead of computed one by one. */
@@ -69,6 +81,8 @@ interface Context {
   readonly visiting: Set<string>;
   /** Gated placements met so far, by `<dag IRI>#<key>` (a document embedded twice is met twice). */
   readonly gated: Map<string, GatedPlacement>;
+  /** Await placements met so far, by `<dag IRI>#<key>`. */
+  readonly awaits: Map<string, AwaitWait>;
 }
 
 /** The gate the executions of a placement pass: tasks and node-bodied scatters (see runtime/prepare.ts). */
@@ -122,6 +136,11 @@ function partsOf(compiled: CompiledDag, bounds: Bounds, context: Context): Parts
         timing: timing(placement),
       });
     }
+    if (placement.kind === 'await') {
+      const { deadlineMs } = timing(placement);
+      const wait = { dag: dag.id, placement: placement.key, visits: executions, deadlineMs };
+      context.awaits.set(`${dag.id}#${placement.key}`, wait);
+    }
     const part = executionTime(dag, placement, timing(placement), context, overrun(gate));
     if ('reason' in part) reasons.push(part.reason);
     else if (executions === null) {
@@ -173,7 +192,8 @@ function childOfScatter(placement: ScatterPlacement, timing: TimingPolicy, conte
 
 /**
  * The longest one execution of a placement can take, its gate's wait included (`overrun`: what a gated
- * execution may take beyond its deadline); embed and scatter placements have no deadline of their own.
+ * execution may take beyond its deadline); an await's is its deadline, the longest it waits for an answer;
+ * embed and scatter placements have no deadline of their own.
  */
 function executionTime(
   dag: Dag,
@@ -192,6 +212,13 @@ function executionTime(
       return deadline === undefined
         ? { reason: `placement '${placement.key}' has no deadline; set deadlineMs for it in the policy` }
         : { ms: wholeMs(deadline) + overrun };
+    case 'await':
+      // An answer ends the wait early; without one the deadline routes the item, so it never waits longer.
+      return deadline === undefined
+        ? {
+            reason: `await placement '${placement.key}' has no deadline, so it may wait for ever; set deadlineMs for it in the policy`,
+          }
+        : { ms: wholeMs(deadline) };
     case 'scatter':
       return {
         reason: `scatter '${placement.key}' fans out over a list whose length is not known statically; set run.deadlineMs in the policy to bound the run`,
@@ -226,7 +253,8 @@ function childTime(iri: string, context: Context): Part {
  * longest waits of all its spends (back-off, or the Retry-After cap when hints are honoured and it is larger),
  * capped by the run deadline when one is set. A wait at a gate of the policy counts against the placement's
  * deadline, so it is inside its execution's time (plus the 1 ms a late start is given, see `gate-waits.ts`),
- * however many items queue at the gate; `gateWaits` says how long one visit of an item alone may wait.
+ * however many items queue at the gate; `gateWaits` says how long one visit of an item alone may wait. An
+ * await's execution is its deadline (an answer only ends it sooner); `awaitWaits` lists each with it.
  * Embedded documents are looked up in `library`.
  * @example
  * const compiled = compile(dag);
@@ -239,7 +267,13 @@ export function worstCaseTime(
   policy: RuntimePolicy,
   library?: DagLibrary,
 ): WorstCaseTime {
-  const context: Context = { policy, library, visiting: new Set([compiled.dag.id]), gated: new Map() };
+  const context: Context = {
+    policy,
+    library,
+    visiting: new Set([compiled.dag.id]),
+    gated: new Map(),
+    awaits: new Map(),
+  };
   const parts = partsOf(compiled, bounds, context);
   const runDeadline = policy.run.deadlineMs === undefined ? undefined : wholeMs(policy.run.deadlineMs);
   const unbounded = parts.reasons.length > 0;
@@ -252,6 +286,7 @@ export function worstCaseTime(
     backoffMs: parts.backoffMs,
     cappedByRunDeadline: capped,
     gateWaits: gateWaits([...context.gated.values()]),
+    awaitWaits: [...context.awaits.values()],
   };
   return unbounded ? { ...result, unboundedBecause: parts.reasons.join('; ') } : result;
 }

@@ -81,6 +81,65 @@ describe('builder', () => {
     expect((await loadDagText(JSON.stringify(toDocument(built)))).dag).toStrictEqual(built);
   });
 
+  it('builds an await placement equal to the shipped approval document, answers in any order', async () => {
+    const { dag: loaded } = await loadDagFile('dags/approval.jsonld');
+    const built = dag('urn:switchyard:dag:approval', {
+      name: 'Approval',
+      version: '1.0.0',
+      description:
+        "Drafts something and waits for a person to approve it, reject it or ask for a revision; a revision goes back to the draft at most twice, and a review that is not answered by its deadline (the policy's deadlineMs for 'review') is escalated.",
+    })
+      .budget('revise', 2, 'Revisions the reviewer may ask for.')
+      .entry('draft')
+      .task('draft', N('draft'), { label: 'Draft' })
+      .route('drafted', 'review')
+      .salvage('error', 'escalate')
+      .await('review', {
+        answers: ['revise', 'approved', 'rejected'],
+        into: '/review',
+        label: "Reviewer's answer",
+        description:
+          "Parks the draft until the reviewer answers; the answer's data (a comment) is kept at /review.",
+      })
+      .route('approved', 'approved')
+      .route('rejected', 'rejected')
+      .retry('revise', 'draft', { budget: 'revise', exhausted: 'escalate' })
+      .route('deadline', 'escalate')
+      .task('escalate', N('escalate'), { label: 'Escalate to a person' })
+      .route('queued', 'escalated')
+      .terminal('approved', 'completed', { label: 'Approved' })
+      .terminal('rejected', 'failed', { label: 'Rejected' })
+      .terminal('escalated', 'failed', { label: 'Escalated' })
+      .build();
+    expect(built).toStrictEqual(loaded);
+    const review = built.placements.find((p) => p.key === 'review');
+    expect(review).toMatchObject({
+      kind: 'await',
+      answers: ['approved', 'rejected', 'revise'],
+      into: '/review',
+    });
+  });
+
+  it('refuses an await with no answers, or answers that are not names, as the schema does', () => {
+    const base = () => dag('urn:x', { name: 'x', version: '1' }).entry('a');
+    const code = (f: () => unknown) => {
+      try {
+        f();
+        return 'none';
+      } catch (error) {
+        return isSwitchyardError(error) ? error.code : 'other';
+      }
+    };
+    expect(code(() => base().await('a', { answers: [] }).build())).toBe('E_SCHEMA');
+    expect(
+      code(() =>
+        base()
+          .await('a', { answers: ['ok'], into: 'no pointer' })
+          .build(),
+      ),
+    ).toBe('E_SCHEMA');
+  });
+
   it('refuses misuse with a SwitchyardError', () => {
     const caught = (f: () => unknown) => {
       try {

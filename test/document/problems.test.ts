@@ -155,7 +155,7 @@ describe('schema problems', () => {
         }),
         expect.objectContaining({
           pointer: '/placements/4/kind',
-          message: expect.stringContaining('use one of task, scatter, gather, embed, terminal, phase'),
+          message: expect.stringContaining('use one of task, await, scatter, gather, embed, terminal, phase'),
         }),
       ]),
     );

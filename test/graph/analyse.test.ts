@@ -43,6 +43,7 @@ const expected: Record<string, Expectation> = {
   E_UNBOUNDED_LOOP: { pointer: '/placements/0/routes/1/to', placement: 'check' },
   E_RESET_CYCLE: { pointer: '/placements/3/routes/1/resets/0', placement: 'start' },
   E_SCATTER_WITHOUT_GATHER: { pointer: '/placements/2/routes/0/to', placement: 'start' },
+  E_AWAIT_DEADLINE_ROUTE: { pointer: '/placements/0/routes', placement: 'approve' },
   E_UNKNOWN_NODE: { pointer: '/placements/1/node', placement: 'start', nodes: true },
   E_UNKNOWN_OUTPUT: { pointer: '/placements/1/routes/2/output', placement: 'merge' },
   E_UNKNOWN_DAG: { pointer: '/placements/2/dag', placement: 'start' },

@@ -21,6 +21,9 @@ export function toDag(json: Json): Dag {
     const base = { ...p, routes: routes(p.routes) };
     if (p.kind === 'gather') return { reducer: 'collect', require: 'all', ...base } as unknown as Placement;
     if (p.kind === 'embed') return { input: [], result: [], ...base } as unknown as Placement;
+    if (p.kind === 'await') {
+      return { ...base, answers: [...(p.answers as string[])].sort() } as unknown as Placement;
+    }
     return base as unknown as Placement;
   });
   const { '@context': _context, '@id': id, '@type': _type, ...rest } = json;
