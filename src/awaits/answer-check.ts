@@ -53,7 +53,10 @@ function admittedData(data: unknown): unknown {
     return admitItemData({ answer: data }, 'the answer').answer;
   } catch (error) {
     if (isSwitchyardError(error)) {
-      throw new SwitchyardError('E_ANSWER', error.message.replace(/^the answer holds (.*?) at \/answer/, "the answer's data holds $1 at /"));
+      throw new SwitchyardError(
+        'E_ANSWER',
+        error.message.replace(/^the answer holds (.*?) at \/answer/, "the answer's data holds $1 at /"),
+      );
     }
     throw error;
   }

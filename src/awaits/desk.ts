@@ -1,7 +1,7 @@
 import type { AwaitPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { Clock } from '../policy/types.ts';
-import { watchAbort, unwatchAbort } from '../runtime/abort-watch.ts';
+import { unwatchAbort, watchAbort } from '../runtime/abort-watch.ts';
 import { checkAnswer, type GivenAnswer } from './answer-check.ts';
 
 /** An item parked at an await placement, as a run's result and its viewers list it. */

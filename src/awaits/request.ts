@@ -1,6 +1,6 @@
 import type { AwaitPlacement, Dag } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
-import { type GivenAnswer, checkAnswer, expectedText } from './answer-check.ts';
+import { checkAnswer, expectedText, type GivenAnswer } from './answer-check.ts';
 import type { ParkedItem } from './desk.ts';
 import { answerToken, isAnswerToken } from './token.ts';
 
@@ -97,7 +97,11 @@ export function resolveAnswer(
   }
   if (found !== undefined) return { token: found.token, parked: found, placement };
   const visit = request.visit ?? 1;
-  return { token: answerToken({ runId: request.runId, item, dag, placement: key, visit }), parked: undefined, placement };
+  return {
+    token: answerToken({ runId: request.runId, item, dag, placement: key, visit }),
+    parked: undefined,
+    placement,
+  };
 }
 
 /**

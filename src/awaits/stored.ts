@@ -2,13 +2,20 @@ import type { Dag } from '../document/model.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import type { ItemCheckpoint, RunRecord, RunStore } from '../store/types.ts';
 import type { ParkedItem } from './desk.ts';
-import { type AnswerReceipt, type AnswerRequest, admittedAnswer, awaitsOf, resolveAnswer } from './request.ts';
+import {
+  type AnswerReceipt,
+  type AnswerRequest,
+  admittedAnswer,
+  awaitsOf,
+  resolveAnswer,
+} from './request.ts';
 
 /** The parked item a checkpoint records, or undefined when it is not parked at an await. */
 export function parkedOfCheckpoint(checkpoint: ItemCheckpoint): ParkedItem | undefined {
   const { position } = checkpoint;
   const wait = position.wait;
-  if (checkpoint.status !== 'waiting' || wait?.reason !== 'await' || wait.token === undefined) return undefined;
+  if (checkpoint.status !== 'waiting' || wait?.reason !== 'await' || wait.token === undefined)
+    return undefined;
   return {
     token: wait.token,
     item: checkpoint.itemId,
@@ -45,7 +52,11 @@ export function recordedDags(record: RunRecord): Dag[] {
  * item's deadline has passed (`now`, wall time), when the token has an answer (`E_ALREADY_ANSWERED`) or the
  * run has ended (`E_RUN_FINISHED`). A refusal writes nothing.
  */
-export async function recordAnswer(store: RunStore, request: AnswerRequest, now: number): Promise<AnswerReceipt> {
+export async function recordAnswer(
+  store: RunStore,
+  request: AnswerRequest,
+  now: number,
+): Promise<AnswerReceipt> {
   const { runId } = request;
   const record = await store.getRun(runId);
   if (record === undefined) {
@@ -80,7 +91,14 @@ export async function recordAnswer(store: RunStore, request: AnswerRequest, now:
   }
   return parked === undefined
     ? { runId, token, output: answer.output, status: 'recorded' }
-    : { runId, token, output: answer.output, status: 'recorded', item: parked.item, placement: parked.placement };
+    : {
+        runId,
+        token,
+        output: answer.output,
+        status: 'recorded',
+        item: parked.item,
+        placement: parked.placement,
+      };
 }
 
 /** The refusal of a second answer. */

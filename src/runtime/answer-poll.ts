@@ -43,7 +43,8 @@ async function look(
     let found = false;
     for (const answer of await store.listAnswers(runId)) {
       if (desk.placementOf(answer.token) === undefined || desk.hasAnswer(answer.token)) continue;
-      const given = answer.data === undefined ? { output: answer.output } : { output: answer.output, data: answer.data };
+      const given =
+        answer.data === undefined ? { output: answer.output } : { output: answer.output, data: answer.data };
       try {
         desk.give(answer.token, given);
         found = true;

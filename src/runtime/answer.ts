@@ -1,7 +1,3 @@
-import type { AwaitPlacement, Dag } from '../document/model.ts';
-import { isSwitchyardError, SwitchyardError } from '../errors.ts';
-import type { Clock } from '../policy/types.ts';
-import type { RunStore } from '../store/types.ts';
 import {
   type AnswerReceipt,
   type AnswerRequest,
@@ -10,6 +6,10 @@ import {
   resolveAnswer,
 } from '../awaits/request.ts';
 import { alreadyAnswered, recordAnswer } from '../awaits/stored.ts';
+import type { AwaitPlacement, Dag } from '../document/model.ts';
+import { isSwitchyardError, SwitchyardError } from '../errors.ts';
+import type { Clock } from '../policy/types.ts';
+import type { RunStore } from '../store/types.ts';
 import { reachableDags } from './admit.ts';
 import type { RunContext } from './runner.ts';
 
@@ -65,13 +65,23 @@ export async function answerRun(
   const parked = resolved.parked;
   return parked === undefined
     ? { runId: request.runId, token, output: answer.output, status }
-    : { runId: request.runId, token, output: answer.output, status, item: parked.item, placement: parked.placement };
+    : {
+        runId: request.runId,
+        token,
+        output: answer.output,
+        status,
+        item: parked.item,
+        placement: parked.placement,
+      };
 }
 
 /** Refuses a request that is no answer at all, before anything is looked up. */
 function checkRequest(request: AnswerRequest): void {
   if (request === null || typeof request !== 'object') {
-    throw new SwitchyardError('E_ANSWER', 'an answer is an object: { runId, token, output, data? }; give one');
+    throw new SwitchyardError(
+      'E_ANSWER',
+      'an answer is an object: { runId, token, output, data? }; give one',
+    );
   }
   if (typeof request.runId !== 'string' || request.runId === '') {
     throw new SwitchyardError('E_ANSWER', "an answer names the run it is for; give runId (the run's id)");

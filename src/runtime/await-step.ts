@@ -1,5 +1,7 @@
 import type { AwaitPlacement } from '../document/model.ts';
 import { isSwitchyardError } from '../errors.ts';
+import { engineFailure } from './error-summary.ts';
+import { countVisit } from './item-state.ts';
 import {
   answeredOutcome,
   emitAwaitEnd,
@@ -8,10 +10,8 @@ import {
   parkedWait,
   parkingOf,
 } from './kinds/await.ts';
-import { countVisit } from './item-state.ts';
 import type { RunContext } from './runner.ts';
 import { type ItemAt, type Transition, transit } from './step.ts';
-import { engineFailure } from './error-summary.ts';
 
 /**
  * An await placement in this process: the item parks (its `await.parked` event and, in a durable run, a

@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import type { AnswerReceipt, AnswerRequest } from '../awaits/request.ts';
 import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
@@ -10,7 +11,6 @@ import { seededRandom } from '../policy/random.ts';
 import { resolvePolicy } from '../policy/resolve.ts';
 import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.ts';
 import type { RunRecord, RunStore } from '../store/types.ts';
-import type { AnswerReceipt, AnswerRequest } from '../awaits/request.ts';
 import { Admissions, reachableDags } from './admit.ts';
 import { answerRun, type LiveRuns } from './answer.ts';
 import { copyJson } from './copy.ts';

@@ -14,7 +14,18 @@ export type RunStart = 'run' | 'resume' | 'distributed';
 
 /** The options each way of starting a run takes. */
 export const RUN_OPTION_NAMES: Readonly<Record<RunStart, readonly string[]>> = {
-  run: ['signal', 'deadlineMs', 'items', 'resume', 'entrypoint', 'runId', 'onEvent', 'store', 'files', 'whenParked'],
+  run: [
+    'signal',
+    'deadlineMs',
+    'items',
+    'resume',
+    'entrypoint',
+    'runId',
+    'onEvent',
+    'store',
+    'files',
+    'whenParked',
+  ],
   resume: ['store', 'dag', 'signal', 'deadlineMs', 'onEvent', 'whenParked'],
   distributed: ['items', 'entrypoint', 'runId', 'onEvent', 'deadlineMs'],
 };

@@ -4,11 +4,15 @@ import type { Gates } from '../gates/gates.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
+import type { RunStore } from '../store/types.ts';
+import type { LiveRuns } from './answer.ts';
+import { pollAnswers } from './answer-poll.ts';
 import { type ClassifiedError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
 import type { PlacementEnded } from './events.ts';
 import { type ChildTarget, ItemDrive } from './item-drive.ts';
 import type { ItemState } from './item-state.ts';
+import type { ParkWatch } from './park-watch.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord, type Recorder } from './recorder.ts';
 import {
@@ -20,10 +24,6 @@ import {
   resumedFrom,
 } from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
-import type { RunStore } from '../store/types.ts';
-import type { LiveRuns } from './answer.ts';
-import { pollAnswers } from './answer-poll.ts';
-import type { ParkWatch } from './park-watch.ts';
 import { RunScope } from './run-scope.ts';
 
 /** How an item left a DAG: at a terminal, failed with an error, or stopped by an abort or the run deadline. */

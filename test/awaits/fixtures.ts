@@ -1,4 +1,5 @@
 import type { Dag, Placement } from '../../src/document/model.ts';
+import type { Clock } from '../../src/policy/types.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 
 /** A review DAG: draft → review (await approved | rejected, data at /review) → publish | drop; deadline → escalate. */
@@ -10,7 +11,12 @@ export function reviewDag(id = 'urn:switchyard:test:review', extra: readonly Pla
     entrypoints: ['draft'],
     budgets: [],
     placements: [
-      { key: 'draft', kind: 'task', node: 'urn:test:draft', routes: [{ output: 'done', to: 'review', kind: 'next' }] },
+      {
+        key: 'draft',
+        kind: 'task',
+        node: 'urn:test:draft',
+        routes: [{ output: 'done', to: 'review', kind: 'next' }],
+      },
       { key: 'drop', kind: 'terminal', outcome: 'failed', routes: [] },
       { key: 'escalate', kind: 'terminal', outcome: 'failed', routes: [] },
       { key: 'publish', kind: 'terminal', outcome: 'completed', routes: [] },
@@ -44,3 +50,15 @@ export const draft = defineNode({
 export function reviewPolicy(ms = 60_000) {
   return { placements: { review: { deadlineMs: ms } } };
 }
+
+/** A draft node that takes `ms` on `clock`, as a model call would. */
+export const slowDraft = (clock: Clock, ms: number) =>
+  defineNode({
+    id: 'urn:test:draft',
+    outputs: ['done'],
+    run: async (item, ctx) => {
+      await clock.sleep(ms, ctx.signal);
+      item.data.drafted = true;
+      return 'done';
+    },
+  });

@@ -3,7 +3,7 @@ import { answerToken } from '../../src/awaits/token.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
-import { draft, reviewDag, reviewPolicy } from './fixtures.ts';
+import { draft, reviewDag, reviewPolicy, slowDraft } from './fixtures.ts';
 
 function setup(deadlineMs = 60_000) {
   const clock = createVirtualClock({ start: 0, wallStart: 1_000_000 });
@@ -28,12 +28,23 @@ describe('await placements in process', () => {
     const run = dispatcher.run(reviewDag(), { title: 'A' }, { runId: 'r1', onEvent: (e) => events.push(e) });
     const parked = (await until(events, 'await.parked')) as Extract<RunEvent, { type: 'await.parked' }>;
     expect(parked.token).toBe(
-      answerToken({ runId: 'r1', item: '1', dag: 'urn:switchyard:test:review', placement: 'review', visit: 1 }),
+      answerToken({
+        runId: 'r1',
+        item: '1',
+        dag: 'urn:switchyard:test:review',
+        placement: 'review',
+        visit: 1,
+      }),
     );
     expect(parked.answers).toEqual(['approved', 'rejected']);
     expect(parked.deadlineAt).toBe(1_000_000 + 60_000);
     clock.advance(10_000);
-    const receipt = await dispatcher.answer({ runId: 'r1', token: parked.token, output: 'approved', data: { by: 'ed' } });
+    const receipt = await dispatcher.answer({
+      runId: 'r1',
+      token: parked.token,
+      output: 'approved',
+      data: { by: 'ed' },
+    });
     expect(receipt.status).toBe('taken');
     const result = await run;
     expect(result.status).toBe('completed');
@@ -59,16 +70,28 @@ describe('await placements in process', () => {
   });
 
   it('keeps an answer given before the item parks', async () => {
-    const { dispatcher } = setup();
+    const clock = createVirtualClock({ start: 0, wallStart: 1_000_000 });
+    const dispatcher = createDispatcher({ nodes: [slowDraft(clock, 5_000)], clock, policy: reviewPolicy() });
     const events: RunEvent[] = [];
-    const token = answerToken({ runId: 'r3', item: '1', dag: 'urn:switchyard:test:review', placement: 'review', visit: 1 });
+    const token = answerToken({
+      runId: 'r3',
+      item: '1',
+      dag: 'urn:switchyard:test:review',
+      placement: 'review',
+      visit: 1,
+    });
     const run = dispatcher.run(reviewDag(), {}, { runId: 'r3', onEvent: (e) => events.push(e) });
-    // The run starts on the next microtask: the answer comes first.
+    // The draft is still being written when the answer comes.
+    await until(events, 'placement.start');
     const receipt = await dispatcher.answer({ runId: 'r3', token, output: 'rejected' });
     expect(receipt.status).toBe('kept');
+    clock.advance(5_000);
     const result = await run;
     expect(result.items[0]?.terminal).toBe('drop');
-    expect(events.find((e) => e.type === 'await.answered')).toMatchObject({ early: true, output: 'rejected' });
+    expect(events.find((e) => e.type === 'await.answered')).toMatchObject({
+      early: true,
+      output: 'rejected',
+    });
   });
 
   it('refuses a second answer, an unexpected output and data without into, changing nothing', async () => {
@@ -76,7 +99,9 @@ describe('await placements in process', () => {
     const events: RunEvent[] = [];
     const run = dispatcher.run(reviewDag(), {}, { runId: 'r4', onEvent: (e) => events.push(e) });
     const parked = (await until(events, 'await.parked')) as Extract<RunEvent, { type: 'await.parked' }>;
-    await expect(dispatcher.answer({ runId: 'r4', token: parked.token, output: 'maybe' })).rejects.toMatchObject({
+    await expect(
+      dispatcher.answer({ runId: 'r4', token: parked.token, output: 'maybe' }),
+    ).rejects.toMatchObject({
       code: 'E_ANSWER',
       message: expect.stringContaining("'approved', 'rejected'"),
     });
@@ -84,7 +109,9 @@ describe('await placements in process', () => {
       dispatcher.answer({ runId: 'r4', token: parked.token, output: 'approved', data: { when: new Date() } }),
     ).rejects.toMatchObject({ code: 'E_ANSWER' });
     await dispatcher.answer({ runId: 'r4', item: '1', placement: 'review', output: 'approved' });
-    await expect(dispatcher.answer({ runId: 'r4', token: parked.token, output: 'rejected' })).rejects.toMatchObject({
+    await expect(
+      dispatcher.answer({ runId: 'r4', token: parked.token, output: 'rejected' }),
+    ).rejects.toMatchObject({
       code: 'E_ALREADY_ANSWERED',
     });
     const result = await run;

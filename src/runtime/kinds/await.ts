@@ -4,11 +4,12 @@
  * deadline gives it. The executors only hold the item until one of them comes: a promise in process, a
  * parked record in Redis across workers.
  */
-import type { AwaitPlacement } from '../../document/model.ts';
-import { AWAIT_DEADLINE_OUTPUT } from '../../document/model.ts';
+
 import type { GivenAnswer } from '../../awaits/answer-check.ts';
 import type { ParkedItem } from '../../awaits/desk.ts';
 import { answerToken } from '../../awaits/token.ts';
+import type { AwaitPlacement } from '../../document/model.ts';
+import { AWAIT_DEADLINE_OUTPUT } from '../../document/model.ts';
 import { SwitchyardError } from '../../errors.ts';
 import type { CompiledPlacement } from '../../graph/compile.ts';
 import type { ItemWait } from '../../store/types.ts';
@@ -52,7 +53,13 @@ export function parkingOf(at: CompiledPlacement, state: ItemState, ctx: ParkingC
     deadlineAt = ctx.wallNow + ctx.deadlineMs;
   }
   return {
-    token: answerToken({ runId: ctx.runId, item: state.id, dag: ctx.dag, placement: at.key, visit: ctx.visit }),
+    token: answerToken({
+      runId: ctx.runId,
+      item: state.id,
+      dag: ctx.dag,
+      placement: at.key,
+      visit: ctx.visit,
+    }),
     item: state.id,
     dag: ctx.dag,
     placement: at.key,
