@@ -94,7 +94,7 @@ describe('toMermaid structure', () => {
       expect(lines).toContain('  class n_review await');
       expect(lines.some((l) => l.startsWith('  classDef await fill:'))).toBe(true);
       const edges = lines.filter((l) => / (-->|-\.->|==>)/.test(l));
-      const deadline = edges.findIndex((l) => l === '  n_review -.->|"deadline"| n_escalate');
+      const deadline = edges.indexOf('  n_review -.->|"deadline"| n_escalate');
       expect(deadline).toBeGreaterThanOrEqual(0);
       const style = lines.find((l) => l.startsWith(`  linkStyle ${deadline} `));
       expect(style).toContain(theme === 'light' ? 'stroke:#b45309' : 'stroke:#fbbf24');
