@@ -83,7 +83,8 @@ export type RuntimeCode =
   | 'E_NO_RUNS'
   | 'E_MISSING_PACKAGE'
   | 'W_RETRY_AFTER_IGNORED'
-  | 'W_CHECKPOINT_DATA_CONVERTED';
+  | 'W_CHECKPOINT_DATA_CONVERTED'
+  | 'W_ANSWER_IGNORED';
 
 /** Failures of the run store: its file, its schema, its lease and the records it holds. */
 export type StoreCode =

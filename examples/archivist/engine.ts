@@ -35,7 +35,7 @@ export interface AskOutcome {
   readonly miss: boolean;
   /** What the next turn of a conversation remembers. */
   readonly memory: Memory | undefined;
-  readonly status: 'completed' | 'failed' | 'aborted';
+  readonly status: RunResult['status'];
   readonly terminal: string | undefined;
   readonly retries: number;
   readonly salvages: number;

@@ -70,3 +70,12 @@ export function withWallTime(clock: Omit<Clock, 'wallNow'> & Partial<Pick<Clock,
     sleep: (ms, signal) => clock.sleep(ms, signal),
   };
 }
+
+/**
+ * Resolves on the event loop's next turn (`setImmediate`), once every promise reaction queued before it has
+ * run: for a look at a run's state after the reactions of what just happened have settled. It measures no
+ * time, so it is the same under any clock.
+ */
+export function nextTurn(): Promise<void> {
+  return new Promise<void>((resolve) => setImmediate(resolve));
+}

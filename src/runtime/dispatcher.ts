@@ -1,4 +1,5 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import type { AnswerReceipt, AnswerRequest } from '../awaits/request.ts';
 import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
@@ -11,6 +12,7 @@ import { resolvePolicy } from '../policy/resolve.ts';
 import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.ts';
 import type { RunRecord, RunStore } from '../store/types.ts';
 import { Admissions, reachableDags } from './admit.ts';
+import { answerRun, type LiveRuns } from './answer.ts';
 import { copyJson } from './copy.ts';
 import { beginDurable, DurableRun, type RecordedOptions, takeLease } from './durable-run.ts';
 import { EventStream } from './event-stream.ts';
@@ -88,6 +90,13 @@ export interface RunOptions {
   readonly store?: RunStore | false;
   /** The file each document came from, by IRI: recorded with the run and named when a resume finds it changed. */
   readonly files?: Readonly<Record<string, string>>;
+  /**
+   * What the run does once every item left is parked at an await placement: `wait` (default) keeps the
+   * process waiting for answers and deadlines; `stop` ends the run with status `waiting`, its parked items
+   * in {@link RunResult.parked}, so that it holds no process until an answer or a resume moves it on. A
+   * recorded run only: `stop` without a store is refused with `E_INPUT`.
+   */
+  readonly whenParked?: 'wait' | 'stop';
 }
 
 /** Options of {@link Dispatcher.resume}. */
@@ -104,6 +113,8 @@ export interface ResumeOptions {
   /** The run deadline in ms from the resume (as {@link RunOptions.deadlineMs}). */
   readonly deadlineMs?: number;
   readonly onEvent?: (event: RunEvent) => unknown;
+  /** As {@link RunOptions.whenParked}. */
+  readonly whenParked?: 'wait' | 'stop';
 }
 
 /** Runs DAG documents with one set of nodes, services, policy, clock and random source. */
@@ -129,6 +140,17 @@ export interface Dispatcher {
    * const result = await createDispatcher({ nodes, store }).resume(runId);
    */
   resume(runId: string, options?: ResumeOptions): Run;
+  /**
+   * Answers an item parked (or yet to park) at an await placement, by its token or by item and placement:
+   * a run this dispatcher carries out now takes it at once (a durable one records it first); another run
+   * has it recorded in `store` (default the dispatcher's) and takes it when it goes on (`resume`). The
+   * output must be one of the placement's answers and data is taken only by a placement with `into`
+   * (`E_ANSWER`, listing what is expected); a second answer is refused with `E_ALREADY_ANSWERED`. A refusal
+   * changes nothing.
+   * @example
+   * await dispatcher.answer({ runId, token: 'aw-3f9c…', output: 'approved', data: { note: 'ship it' } });
+   */
+  answer(request: AnswerRequest, options?: { readonly store?: RunStore }): Promise<AnswerReceipt>;
   /** The resolved policy the dispatcher uses. */
   readonly policy: RuntimePolicy;
 }
@@ -147,6 +169,7 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
   const clock = withWallTime(options.clock ?? systemClock);
   const random = options.random ?? seededRandom(randomInt(0, 2 ** 32));
   const gates = new LocalGates(clock);
+  const live: LiveRuns = new Map();
   const environment = (library: DagLibrary | undefined): RunEnvironment => {
     const admissions = new Admissions(registry, library, policy);
     return {
@@ -156,6 +179,7 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
       random,
       library,
       gates,
+      live,
       prepareDag: (dag) => admissions.root(dag),
       prepareIri: (iri) => admissions.iri(iri),
     };
@@ -180,6 +204,9 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
 
   return {
     policy,
+    answer(request, answerOptions) {
+      return answerRun(live, answerOptions?.store ?? options.store, request, clock);
+    },
     run(dag, input = {}, runOptions = {}) {
       const given = givenOptions(runOptions);
       const runId = typeof given.runId === 'string' ? given.runId : randomUUID();
@@ -189,6 +216,12 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
           runOptions.resume?.map((saved, i) => restoreItemState(admittedState(saved, i))) ??
           admittedItems(runOptions, input).map((data, i) => createItemState(String(i + 1), data));
         const store = runOptions.store === false ? undefined : (runOptions.store ?? options.store);
+        if (store === undefined && runOptions.whenParked === 'stop') {
+          throw new SwitchyardError(
+            'E_INPUT',
+            "the run option whenParked 'stop' needs a store to keep the parked items in; give store, or leave whenParked out",
+          );
+        }
         const prep = env.prepareDag(isCompiled(dag) ? dag.dag : dag);
         const compiled = prep.compiled;
         const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);

@@ -128,7 +128,7 @@ export class DurableRun {
     if (recorder.failure === undefined) {
       const at = this.clock.wallNow();
       const update =
-        status === 'running' || status === 'aborted'
+        status === 'running' || status === 'aborted' || status === 'waiting'
           ? { runId: recorder.runId, status, at }
           : { runId: recorder.runId, status, at, finishedAt: at };
       // The status and the lease's release go in the same transaction as the run's last transitions.

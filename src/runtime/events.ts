@@ -148,7 +148,7 @@ export interface ItemFailedEvent extends ItemBase {
 export interface ItemCancelledEvent extends ItemBase {
   readonly type: 'item.cancelled';
   readonly placement: string;
-  readonly waitingFor: 'backoff' | 'node' | 'queue';
+  readonly waitingFor: 'backoff' | 'node' | 'queue' | 'answer';
 }
 
 /**
@@ -249,11 +249,12 @@ export interface AwaitExpiredEvent extends ItemBase {
  * Something the run worked around, with a stable code: `W_RETRY_AFTER_IGNORED`, a node's `retryAfter` that
  * is neither milliseconds ≥ 0 nor a header value, ignored in favour of the back-off;
  * `W_CHECKPOINT_DATA_CONVERTED`, a resumed item whose checkpoint held data item data cannot hold (a Date, a
- * BigInt), going on with its JSON form.
+ * BigInt), going on with its JSON form; `W_ANSWER_IGNORED`, an answer given before its item parked that does
+ * not fit the await placement it parked at (an output it does not expect, data it does not take).
  */
 export interface WarningEvent extends ItemBase {
   readonly type: 'warning';
-  readonly code: 'W_RETRY_AFTER_IGNORED' | 'W_CHECKPOINT_DATA_CONVERTED';
+  readonly code: 'W_RETRY_AFTER_IGNORED' | 'W_CHECKPOINT_DATA_CONVERTED' | 'W_ANSWER_IGNORED';
   readonly placement: string;
   readonly message: string;
 }

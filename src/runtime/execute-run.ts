@@ -4,6 +4,7 @@ import type { DurableRun } from './durable-run.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
 import { createItemState, type ItemState } from './item-state.ts';
+import { ParkWatch } from './park-watch.ts';
 import { POST_PHASE_DEADLINE_MS, runPhases } from './phases.ts';
 import type { Prepared } from './prepare.ts';
 import { ResultLists } from './result-lists.ts';
@@ -15,7 +16,11 @@ import { type Ending, RunContext, type RunEnvironment } from './runner.ts';
 export interface RunLimits {
   readonly signal?: AbortSignal;
   readonly deadlineMs?: number;
+  readonly whenParked?: 'wait' | 'stop';
 }
+
+/** Why a run stopped once every item left was parked: the reason its waits end with. */
+const PARKED = new Error('every item left waits for an answer');
 
 /**
  * Carries out one run: pre phases, every item from the entrypoint (independently, no barrier), post phases
@@ -45,6 +50,17 @@ export async function executeRun(
     deadlineMs === undefined ? Number.POSITIVE_INFINITY : startedAt + deadlineMs,
   );
   run.runId = runId;
+  run.rootDag = prep.compiled.dag;
+  env.live?.set(runId, run);
+  if (limits.whenParked === 'stop') {
+    run.parkWatch = new ParkWatch(
+      () => run.deskIfAny?.parkedCount ?? 0,
+      () => {
+        run.parkedAtStop = run.desk.parked();
+        run.stop('parked', PARKED);
+      },
+    );
+  }
   if (durable !== undefined) {
     run.durable = { recorder: durable.recorder, book: durable.book };
     durable.attach(states, (error) => {
@@ -74,6 +90,7 @@ export async function executeRun(
   try {
     result = await carryOut(run, prep, entrypoint, states, runId, hash, startedAt, resumed);
   } finally {
+    if (env.live?.get(runId) === run) env.live.delete(runId);
     timer?.abort();
     userSignal?.removeEventListener('abort', onAbort);
     // A run that stopped on an abort stays resumable; one that ended (however) is finished for good.
@@ -153,17 +170,21 @@ async function carryOut(
   const result = assemble(run, dagId, states, endings);
   // An abort that came once every item had ended stopped nothing: the run ended as its items did (and a
   // durable run is then finished, not resumable).
+  const waiting = run.stopReason === 'parked' && result.aborted.length > 0;
   const statusOf = () =>
-    run.stopReason === 'abort' && result.aborted.length > 0
-      ? 'aborted'
-      : result.completed === states.length && phaseErrors.length === 0
-        ? 'completed'
-        : 'failed';
+    waiting
+      ? 'waiting'
+      : run.stopReason === 'abort' && result.aborted.length > 0
+        ? 'aborted'
+        : result.completed === states.length && phaseErrors.length === 0
+          ? 'completed'
+          : 'failed';
   runItem.data.status = statusOf();
   runItem.data.completed = result.completed;
   runItem.data.failed = states.length - result.completed;
+  // A run that waits for answers has not ended: its post phases run when it does.
   const postError =
-    prep.compiled.post.length === 0
+    prep.compiled.post.length === 0 || waiting
       ? undefined
       : await runPhases(
           run,
@@ -194,7 +215,8 @@ async function carryOut(
     status,
     items: result.items,
     failures: result.failures,
-    aborted: result.aborted,
+    aborted: waiting ? [] : result.aborted,
+    ...(waiting ? { waiting: result.aborted, parked: run.parkedAtStop ?? [] } : {}),
     phaseErrors,
     // Named fields, not a spread: a spread into a literal with more fields costs a measurable share of a short run.
     stats: {

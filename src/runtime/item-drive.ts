@@ -4,6 +4,7 @@ import { engineFailure } from './error-summary.ts';
 import { type ContextOwner, ExecutionContext, isThenable } from './execute.ts';
 import type { Abandonable } from './in-flight.ts';
 import { countVisit, type ItemState } from './item-state.ts';
+import type { ParkedCarry } from './kinds/await.ts';
 import type { ChildResult } from './kinds/gather.ts';
 import type { NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
@@ -65,6 +66,7 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
   waiting: WaitingFor = 'queue';
   gathered: readonly ChildResult[] | undefined = undefined;
   delays: Map<string, number> | undefined = undefined;
+  parked: ParkedCarry | undefined = undefined;
   /** How the item ended, once it has. */
   ending: Ending | undefined;
   /** True while {@link go} runs: an ending reached then is only kept, the caller reads it. */
@@ -121,6 +123,8 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
   /** Starts the item: it moves as far as it can in this turn. */
   go(): this {
     if (this.ending !== undefined) return this;
+    const watch = this.run.root.parkWatch;
+    if (watch !== undefined) watch.live++;
     this.starting = true;
     try {
       const until = this.resumed?.until;
@@ -358,6 +362,11 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
 
   private end(ending: Ending): void {
     this.ending = ending;
+    const watch = this.run.root.parkWatch;
+    if (watch !== undefined) {
+      watch.live--;
+      watch.check();
+    }
     if (this.starting) return;
     if (this.target !== undefined) this.target.childEnded(this);
     else this.resolve?.(ending);

@@ -139,6 +139,23 @@ export class Recorder {
     );
   }
 
+  /**
+   * The item parked at the await placement `at` (its visit counted already), until an answer or `wait.until`:
+   * a resume finds it parked there, with the same visit, token and deadline.
+   */
+  parked(dag: string, state: ItemState, at: CompiledPlacement, carry: ItemCarry, wait: ItemWait): void {
+    const visit = ownValue(state.visits, at.key) ?? 1;
+    const position = { dag, placement: at.key, visit, frames: state.frames ?? [], wait };
+    this.pending(state.id, {
+      runId: this.runId,
+      itemId: state.id,
+      status: 'waiting',
+      state: snapshot(state, carry),
+      position,
+      updatedAt: this.clock.wallNow(),
+    });
+  }
+
   /** The item ended, for good, where `ending` says. */
   ended(dag: string, state: ItemState, placement: string, ending: ItemEnding): void {
     const visit = ownValue(state.visits, placement) ?? 0;

@@ -3,6 +3,7 @@ import { type ClassifiedError, engineError } from './error-summary.ts';
 import { checkItemData, faultText, replaceByJsonForm } from './item-data.ts';
 import { type ItemState, restoreCheckpointState } from './item-state.ts';
 import { type JournalEntry, replayEntry } from './journal-value.ts';
+import { parkedCarry } from './kinds/await.ts';
 import type { Prepared } from './prepare.ts';
 import type { FailureRecord } from './recorder.ts';
 import type { Ending } from './runner.ts';
@@ -116,7 +117,10 @@ export function resumedFrom(saved: ItemCheckpoint): Resumed {
       Object.entries(delays).filter((entry): entry is [string, number] => typeof entry[1] === 'number'),
     );
   }
-  return { carry, until: saved.position.wait?.until };
+  const wait = saved.position.wait;
+  // A parked item parks again where it was: its deadline is the await's to keep, not a wait to sleep first.
+  carry.parked = parkedCarry(wait, saved.position.visit, saved.updatedAt);
+  return { carry, until: carry.parked === undefined ? wait?.until : undefined };
 }
 
 /** The ending a checkpoint recorded, as the runner's {@link Ending}. */

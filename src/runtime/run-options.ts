@@ -14,8 +14,19 @@ export type RunStart = 'run' | 'resume' | 'distributed';
 
 /** The options each way of starting a run takes. */
 export const RUN_OPTION_NAMES: Readonly<Record<RunStart, readonly string[]>> = {
-  run: ['signal', 'deadlineMs', 'items', 'resume', 'entrypoint', 'runId', 'onEvent', 'store', 'files'],
-  resume: ['store', 'dag', 'signal', 'deadlineMs', 'onEvent'],
+  run: [
+    'signal',
+    'deadlineMs',
+    'items',
+    'resume',
+    'entrypoint',
+    'runId',
+    'onEvent',
+    'store',
+    'files',
+    'whenParked',
+  ],
+  resume: ['store', 'dag', 'signal', 'deadlineMs', 'onEvent', 'whenParked'],
   distributed: ['items', 'entrypoint', 'runId', 'onEvent', 'deadlineMs'],
 };
 
@@ -25,6 +36,7 @@ const NOT_DISTRIBUTED: Readonly<Record<string, string>> = {
   resume: 'start a distributed run from input items',
   store: 'give the store to createDistributedDispatcher({ store })',
   files: 'a distributed run records no document files',
+  whenParked: 'a distributed run holds no process while its items wait for answers',
 };
 
 /**
@@ -92,6 +104,9 @@ export function checkRunOptions(start: RunStart, options: unknown, input?: unkno
     refuse(`the run option store is ${shown(given.store)}; give a run store (openSqliteStore, …) or false`);
   }
   if (given.files !== undefined) checkFiles(given.files);
+  if (given.whenParked !== undefined && given.whenParked !== 'wait' && given.whenParked !== 'stop') {
+    refuse(`the run option whenParked is ${shown(given.whenParked)}; give 'wait' or 'stop'`);
+  }
   if (start === 'resume') {
     if (given.dag !== undefined && !isRecord(given.dag)) {
       refuse(`the resume option dag is ${shown(given.dag)}; give the run's DAG document as a model`);

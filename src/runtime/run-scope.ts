@@ -13,8 +13,11 @@ export interface Slots {
   readonly batchers: unknown[];
 }
 
-/** Why a run context's signal aborted: the caller's signal, the run deadline, or a decided gather. */
-export type StopReason = 'abort' | 'deadline' | 'cancel';
+/**
+ * Why a run context's signal aborted: the caller's signal, the run deadline, a decided gather, or every item
+ * left parked at an await in a run told to stop then (`whenParked: 'stop'`).
+ */
+export type StopReason = 'abort' | 'deadline' | 'cancel' | 'parked';
 
 /** The counters of a run: node executions (a batch of n items counts n), retries, salvages, exhaustions. */
 export interface Tally {
@@ -126,7 +129,7 @@ export class RunScope {
   }
 
   /** Aborts every wait of the run, recording why. The first reason wins. */
-  stop(reason: 'abort' | 'deadline', error: unknown): void {
+  stop(reason: 'abort' | 'deadline' | 'parked', error: unknown): void {
     if (this.root !== this) {
       this.root.stop(reason, error);
       return;

@@ -1,3 +1,4 @@
+import type { ParkedItem } from '../awaits/desk.ts';
 import type { EventStream } from './event-stream.ts';
 import type { ErrorSummary, RunEvent } from './events.ts';
 import type { ItemState } from './item-state.ts';
@@ -19,8 +20,8 @@ export interface ItemFailure {
   readonly state: ItemState;
 }
 
-/** What an item was doing when the run was aborted. */
-export type WaitingFor = 'backoff' | 'node' | 'queue';
+/** What an item was doing when the run was aborted: `answer` for an item parked at an await placement. */
+export type WaitingFor = 'backoff' | 'node' | 'queue' | 'answer';
 
 /** An item stopped by an abort, with where it stopped. */
 export interface ItemAborted {
@@ -52,7 +53,8 @@ export interface RunStats {
 }
 
 /**
- * The outcome of a run. Every input item is in exactly one of `items`, `failures` and `aborted`.
+ * The outcome of a run. Every input item is in exactly one of `items`, `failures` and `aborted` (and
+ * `waiting`, for a run that stopped with its items parked).
  * `status` is `completed` only when every item ended at a completed terminal and no phase threw; `aborted`
  * when the caller's signal stopped an item (then listed in `aborted`); `failed` otherwise (the run deadline
  * included). An abort that comes once every item has ended leaves the status as the items made it.
@@ -62,10 +64,17 @@ export interface RunResult {
   readonly dag: string;
   /** SHA-256 of the document's canonical N-Quads. */
   readonly hash: string;
-  readonly status: 'completed' | 'failed' | 'aborted';
+  readonly status: 'completed' | 'failed' | 'aborted' | 'waiting';
   readonly items: readonly ItemResult[];
   readonly failures: readonly ItemFailure[];
   readonly aborted: readonly ItemAborted[];
+  /**
+   * Present when the run stopped with every item left parked at an await (`status` `waiting`, see
+   * `whenParked`): the input items that had not ended, where they stood. They go on when the run is resumed.
+   */
+  readonly waiting?: readonly ItemAborted[];
+  /** Present with {@link waiting}: every item parked when the run stopped, at any depth, with its token. */
+  readonly parked?: readonly ParkedItem[];
   readonly phaseErrors: readonly PhaseError[];
   readonly stats: RunStats;
   /**

@@ -1,13 +1,18 @@
+import { AnswerDesk, type ParkedItem } from '../awaits/desk.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import type { Gates } from '../gates/gates.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
+import type { RunStore } from '../store/types.ts';
+import type { LiveRuns } from './answer.ts';
+import { pollAnswers } from './answer-poll.ts';
 import { type ClassifiedError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
 import type { PlacementEnded } from './events.ts';
 import { type ChildTarget, ItemDrive } from './item-drive.ts';
 import type { ItemState } from './item-state.ts';
+import type { ParkWatch } from './park-watch.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord, type Recorder } from './recorder.ts';
 import {
@@ -36,6 +41,8 @@ export interface RunEnvironment {
   readonly library: DagLibrary | undefined;
   /** The gates of the policy, shared by every run of the dispatcher. */
   readonly gates: Gates;
+  /** The runs the dispatcher carries out now, by id, for answers given to them; absent: none are listed. */
+  readonly live?: LiveRuns;
   /** The prepared form of a library document, or undefined when the library lacks it. */
   prepareIri(iri: string): Prepared | undefined;
   /** The prepared form of a model. */
@@ -62,6 +69,53 @@ export class RunContext extends RunScope {
 
   /** The run's id, for the idempotency keys of its steps. */
   runId = '';
+
+  private answerDesk: AnswerDesk | undefined;
+
+  /** The run's DAG, set on the run's own context: what an answer given to the run is checked against. */
+  rootDag: Dag | undefined;
+
+  /** Set on the run's own context when the run stops once every item left is parked (`whenParked: 'stop'`). */
+  parkWatch: ParkWatch | undefined;
+
+  /** The items that were parked when the run stopped for them. */
+  parkedAtStop: readonly ParkedItem[] | undefined;
+
+  /** The run's answers and parked items (one for the run and its scopes), made when an item first parks. */
+  get desk(): AnswerDesk {
+    const root = this.root;
+    if (root !== this) return root.desk;
+    if (this.answerDesk === undefined) {
+      const desk = new AnswerDesk(this.clock);
+      desk.onPark = () => this.parkWatch?.check();
+      this.answerDesk = desk;
+    }
+    return this.answerDesk;
+  }
+
+  private answersWatched = false;
+
+  /**
+   * Looks in the run's store for answers another process gives while items are parked here (see
+   * {@link pollAnswers}); one look-out per run, from the first park until nothing is parked.
+   */
+  watchStoredAnswers(store: RunStore): void {
+    const root = this.root;
+    if (root !== this) {
+      root.watchStoredAnswers(store);
+      return;
+    }
+    if (this.answersWatched) return;
+    this.answersWatched = true;
+    pollAnswers(store, this.runId, this.desk, this.clock, this.signal, () => {
+      this.answersWatched = false;
+    }).catch(() => undefined);
+  }
+
+  /** The desk when an item has parked or an answer came, else undefined. */
+  get deskIfAny(): AnswerDesk | undefined {
+    return this.root.answerDesk;
+  }
 
   /** How a durable run is recorded and, when it is resumed, the checkpoints it goes on from. */
   durable: { readonly recorder: Recorder; readonly book: ResumeBook | undefined } | undefined;

@@ -1,12 +1,14 @@
 import type { GatherPlacement } from '../document/model.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import type { WaitReason } from '../store/types.ts';
+import { awaitStep } from './await-step.ts';
 import { decide, type Outcome } from './decide.ts';
 import { runEmbed } from './embed.ts';
 import { summarise } from './error-summary.ts';
 import { isThenable } from './execute.ts';
 import { follow } from './follow.ts';
 import { countVisit, type ItemState } from './item-state.ts';
+import type { ParkedCarry } from './kinds/await.ts';
 import type { ChildResult } from './kinds/gather.ts';
 import { reduceChildren } from './kinds/gather.ts';
 import { setPointer } from './pointer.ts';
@@ -26,6 +28,8 @@ export interface ItemCarry {
   waiting: WaitingFor;
   gathered: readonly ChildResult[] | undefined;
   delays: Map<string, number> | undefined;
+  /** Set for an item a resumed run finds parked at an await: it parks again with the same visit and deadline. */
+  parked: ParkedCarry | undefined;
 }
 
 /** The item moves to `to`, after waiting `delayMs` (0: at once) for `reason`. */
@@ -52,7 +56,7 @@ export type Transition = Move | Ending;
 
 /** A carry for an item that has not moved yet. */
 export function freshCarry(): ItemCarry {
-  return { waiting: 'queue', gathered: undefined, delays: undefined };
+  return { waiting: 'queue', gathered: undefined, delays: undefined, parked: undefined };
 }
 
 /**
@@ -92,6 +96,7 @@ export function step(
     return taskStep(run, item, semaphore);
   }
   if (placement.kind === 'gather') return gatherStep(run, item);
+  if (placement.kind === 'await') return awaitStep(run, item);
   return otherStep(run, item);
 }
 
@@ -162,15 +167,24 @@ async function otherStep(run: RunContext, item: ItemAt): Promise<Transition> {
   const ev = run.events;
   const started = ev ? run.placementStart(ev, state.id, prep.compiled.dag.id, at.key, visit) : 0;
   let outcome: TaskOutcome | Outcome;
+  // While its children run, the parent waits on them: a run that stops once everything waits for an
+  // answer counts it as waiting.
+  const watch = run.root.parkWatch;
   if (placement.kind === 'scatter') {
-    const children = await runScatter(run, prep, at, state, visit);
+    if (watch !== undefined) watch.blocked++;
+    const children = await runScatter(run, prep, at, state, visit).finally(() => {
+      if (watch !== undefined) watch.blocked--;
+    });
     if ('error' in children) outcome = children;
     else {
       carry.gathered = children.results;
       outcome = { output: 'done' };
     }
   } else if (placement.kind === 'embed') {
-    outcome = await runEmbed(run, at, state, visit, prep.compiled.dag.id);
+    if (watch !== undefined) watch.blocked++;
+    outcome = await runEmbed(run, at, state, visit, prep.compiled.dag.id).finally(() => {
+      if (watch !== undefined) watch.blocked--;
+    });
   } else {
     // Phases are not on item paths: the dispatcher refuses documents that route to them
     // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.

@@ -16,8 +16,9 @@ import {
   pageSize,
   statusFilter,
 } from './query.ts';
-import { closed, leaseLost, runTaken, unknownRun } from './store-errors.ts';
+import { alreadyAnswered, closed, leaseLost, runTaken, unknownRun } from './store-errors.ts';
 import type {
+  AnswerRecord,
   EventPageWrite,
   EventQuery,
   EventRecord,
@@ -41,6 +42,8 @@ interface RunEntry {
   run: RunRecord;
   readonly checkpoints: Map<string, { readonly status: ItemStatus; readonly text: string }>;
   readonly journal: Map<string, string>;
+  /** The JSON text of each answer by its token, in the order they were given. */
+  readonly answers: Map<string, string>;
   /** Single events and pages of events, which never overlap, sorted by seq. */
   readonly events: EventSpan[];
   lease: Lease | undefined;
@@ -138,6 +141,19 @@ class MemoryRunStore implements RunStore {
       fromJsonText<JournalRecord>(text),
     );
     return itemPath === undefined ? entries : entries.filter((entry) => entry.itemPath === itemPath);
+  }
+
+  async getAnswer(runId: string, token: string): Promise<AnswerRecord | undefined> {
+    this.check();
+    const text = this.runs.get(runId)?.answers.get(token);
+    return text === undefined ? undefined : fromJsonText<AnswerRecord>(text);
+  }
+
+  async listAnswers(runId: string): Promise<readonly AnswerRecord[]> {
+    this.check();
+    return [...(this.runs.get(runId)?.answers.values() ?? [])].map((text) =>
+      fromJsonText<AnswerRecord>(text),
+    );
   }
 
   async readEvents(runId: string, query: EventQuery = {}): Promise<readonly EventRecord[]> {
@@ -241,6 +257,8 @@ class MemoryRunStore implements RunStore {
         return this.putEvent(write.event);
       case 'events':
         return this.putEventPage(write);
+      case 'answer':
+        return this.putAnswer(write.answer);
       case 'lease':
         return this.takeLease(write.lease);
       case 'release':
@@ -260,6 +278,7 @@ class MemoryRunStore implements RunStore {
       run: copy,
       checkpoints: new Map(),
       journal: new Map(),
+      answers: new Map(),
       events: [],
       lease: undefined,
     });
@@ -299,6 +318,14 @@ class MemoryRunStore implements RunStore {
     if (entry.journal.has(key)) return () => {};
     entry.journal.set(key, toJsonText(record, `step '${record.stepKey}'`));
     return () => entry.journal.delete(key);
+  }
+
+  private putAnswer(answer: AnswerRecord): Undo {
+    const what = `the answer to token '${answer.token}'`;
+    const entry = this.entry(answer.runId, what);
+    if (entry.answers.has(answer.token)) throw alreadyAnswered(answer.runId, answer.token);
+    entry.answers.set(answer.token, toJsonText(answer, what));
+    return () => entry.answers.delete(answer.token);
   }
 
   private putEvent(event: EventRecord): Undo {

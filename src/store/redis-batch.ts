@@ -11,7 +11,7 @@ import { toJsonText } from './json.ts';
 import { checkTakeover } from './lease.ts';
 import { journalField, parseSpan, type RedisKeys, spanMember } from './redis-keys.ts';
 import { pageBody } from './sqlite-rows.ts';
-import { leaseLost, runTaken, unknownRun } from './store-errors.ts';
+import { alreadyAnswered, leaseLost, runTaken, unknownRun } from './store-errors.ts';
 import { type EventRecord, type Lease, type RunRecord, runOfWrite, type StoreWrite } from './types.ts';
 
 /** A Redis command as its name and arguments. */
@@ -31,8 +31,10 @@ function spanOf(write: StoreWrite): { first: number; last: number } | undefined 
 }
 
 /**
- * The keys a batch watches and what it reads: each run's record and lease, whether each checkpoint's item
- * and each step already have a record, and the stored span of events nearest below each span written.
+ * The keys a batch watches and what it reads: each run's record and lease, whether each checkpoint's item,
+ * each step and each answer's token already have a record, and the stored span of events nearest below
+ * each span written. Watching a run's answers makes an answer given meanwhile by another writer fail the
+ * transaction, which is then read and checked again.
  */
 export function batchReads(batch: readonly StoreWrite[], keys: RedisKeys): BatchReads {
   const runs = [...new Set(batch.map(runOfWrite))];
@@ -51,6 +53,10 @@ export function batchReads(batch: readonly StoreWrite[], keys: RedisKeys): Batch
       const { runId, itemPath, stepKey } = write.entry;
       watch.push(keys.journal(runId));
       reads.push(['hexists', keys.journal(runId), journalField(itemPath, stepKey)]);
+    } else if (write.kind === 'answer') {
+      const { runId, token } = write.answer;
+      watch.push(keys.answers(runId));
+      reads.push(['hexists', keys.answers(runId), token]);
     } else {
       const span = spanOf(write);
       if (span !== undefined) {
@@ -69,6 +75,8 @@ interface RunView {
   readonly spans: { first: number; last: number }[];
   readonly checkpoints: Set<string>;
   readonly steps: Set<string>;
+  /** Tokens answered earlier in the batch. */
+  readonly answers: Set<string>;
 }
 
 /**
@@ -93,20 +101,23 @@ export function planBatch(
       spans: [],
       checkpoints: new Set(),
       steps: new Set(),
+      answers: new Set(),
     });
   }
   const commands: Command[] = [];
   for (const write of batch) {
     const view = views.get(runOfWrite(write)) as RunView;
-    // Every write but these reads its own answer, in batchReads' order.
-    const answer =
-      write.kind === 'checkpoint' || write.kind === 'journal' || spanOf(write) ? read() : undefined;
-    plan(write, view, answer, keys, commands);
+    // These writes each read one result of their own, in batchReads' order.
+    const found =
+      write.kind === 'checkpoint' || write.kind === 'journal' || write.kind === 'answer' || spanOf(write)
+        ? read()
+        : undefined;
+    plan(write, view, found, keys, commands);
   }
   return commands;
 }
 
-function plan(write: StoreWrite, view: RunView, answer: unknown, keys: RedisKeys, out: Command[]): void {
+function plan(write: StoreWrite, view: RunView, found: unknown, keys: RedisKeys, out: Command[]): void {
   switch (write.kind) {
     case 'run': {
       const { run } = write;
@@ -146,7 +157,7 @@ function plan(write: StoreWrite, view: RunView, answer: unknown, keys: RedisKeys
       if (view.record === undefined) throw unknownRun(c.runId, `the checkpoint of item '${c.itemId}'`);
       // The recorder may have made the checkpoint's text already (see CheckpointWrite).
       const text = write.text ?? toJsonText(c, `the checkpoint of item '${c.itemId}'`);
-      if (answer !== 1 && !view.checkpoints.has(c.itemId))
+      if (found !== 1 && !view.checkpoints.has(c.itemId))
         out.push(['rpush', keys.checkpointOrder(c.runId), c.itemId]);
       view.checkpoints.add(c.itemId);
       out.push(['hset', keys.checkpoints(c.runId), c.itemId, text]);
@@ -157,7 +168,7 @@ function plan(write: StoreWrite, view: RunView, answer: unknown, keys: RedisKeys
       if (view.record === undefined) throw unknownRun(e.runId, `step '${e.stepKey}'`);
       const field = journalField(e.itemPath, e.stepKey);
       // The first value committed for a step stays.
-      if (answer === 1 || view.steps.has(field)) return;
+      if (found === 1 || view.steps.has(field)) return;
       view.steps.add(field);
       out.push(
         ['hset', keys.journal(e.runId), field, toJsonText(e, `step '${e.stepKey}'`)],
@@ -172,8 +183,7 @@ function plan(write: StoreWrite, view: RunView, answer: unknown, keys: RedisKeys
       if (view.record === undefined)
         throw unknownRun(runId, write.kind === 'event' ? `event ${write.event.seq}` : 'events');
       if (span === undefined) return;
-      const stored =
-        Array.isArray(answer) && typeof answer[0] === 'string' ? parseSpan(answer[0]) : undefined;
+      const stored = Array.isArray(found) && typeof found[0] === 'string' ? parseSpan(found[0]) : undefined;
       const overlaps = (s: { first: number; last: number }) => s.first <= span.last && s.last >= span.first;
       if ((stored !== undefined && overlaps(stored)) || view.spans.some(overlaps))
         throw eventsTaken(runId, span.first, span.last);
@@ -182,6 +192,18 @@ function plan(write: StoreWrite, view: RunView, answer: unknown, keys: RedisKeys
       const what = span.first === span.last ? `event ${span.first}` : `events ${span.first} to ${span.last}`;
       const json = toJsonText(pageBody(events), what);
       out.push(['zadd', keys.events(runId), span.first, spanMember(span.first, span.last, json)]);
+      return;
+    }
+    case 'answer': {
+      const { answer: a } = write;
+      const what = `the answer to token '${a.token}'`;
+      if (view.record === undefined) throw unknownRun(a.runId, what);
+      if (found === 1 || view.answers.has(a.token)) throw alreadyAnswered(a.runId, a.token);
+      view.answers.add(a.token);
+      out.push(
+        ['hset', keys.answers(a.runId), a.token, toJsonText(a, what)],
+        ['rpush', keys.answerOrder(a.runId), a.token],
+      );
       return;
     }
     case 'lease': {

@@ -23,6 +23,10 @@ export interface RedisKeys {
   journal(runId: string): string;
   /** The run's journal fields in commit order. */
   journalOrder(runId: string): string;
+  /** A hash of the run's answers (JSON text) per answer token. */
+  answers(runId: string): string;
+  /** The run's answer tokens in the order they were answered. */
+  answerOrder(runId: string): string;
   /** The run's events: a sorted set of spans (a page, or one event) scored by their first seq. */
   events(runId: string): string;
   /** The run's lease, as JSON text. */
@@ -41,6 +45,8 @@ export function redisKeys(prefix: string): RedisKeys {
     checkpointOrder: (runId) => of(runId, 'checkpoint-order'),
     journal: (runId) => of(runId, 'journal'),
     journalOrder: (runId) => of(runId, 'journal-order'),
+    answers: (runId) => of(runId, 'answers'),
+    answerOrder: (runId) => of(runId, 'answer-order'),
     events: (runId) => of(runId, 'events'),
     lease: (runId) => of(runId, 'lease'),
   };
@@ -54,6 +60,8 @@ export function runOwnKeys(keys: RedisKeys, runId: string): string[] {
     keys.checkpointOrder(runId),
     keys.journal(runId),
     keys.journalOrder(runId),
+    keys.answers(runId),
+    keys.answerOrder(runId),
     keys.events(runId),
     keys.lease(runId),
   ];

@@ -18,6 +18,7 @@ import { journalField, parseSpan, type RedisKeys, redisKeys, runOwnKeys } from '
 import { eventsOfSpan } from './redis-span-events.ts';
 import { closed, unknownRun } from './store-errors.ts';
 import type {
+  AnswerRecord,
   EventQuery,
   EventRecord,
   ItemCheckpoint,
@@ -167,6 +168,18 @@ export class RedisRunStore implements RunStore {
     const texts = await this.call(() => this.redis.hmget(this.keys.journal(runId), ...order));
     const all = texts.filter((t): t is string => t !== null).map((t) => fromJsonText<JournalRecord>(t));
     return itemPath === undefined ? all : all.filter((entry) => entry.itemPath === itemPath);
+  }
+
+  async getAnswer(runId: string, token: string): Promise<AnswerRecord | undefined> {
+    const text = await this.call(() => this.redis.hget(this.keys.answers(runId), token));
+    return text === null ? undefined : fromJsonText<AnswerRecord>(text);
+  }
+
+  async listAnswers(runId: string): Promise<readonly AnswerRecord[]> {
+    const order = await this.call(() => this.redis.lrange(this.keys.answerOrder(runId), 0, -1));
+    if (order.length === 0) return [];
+    const texts = await this.call(() => this.redis.hmget(this.keys.answers(runId), ...order));
+    return texts.filter((t): t is string => t !== null).map((t) => fromJsonText<AnswerRecord>(t));
   }
 
   async readEvents(runId: string, query: EventQuery = {}): Promise<readonly EventRecord[]> {

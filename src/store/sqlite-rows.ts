@@ -2,7 +2,15 @@
 import { fromJsonText, jsonListTextOf, jsonTextOf, toJsonText } from './json.ts';
 import type { Statements } from './sqlite-statements.ts';
 import { columnText, sharedText } from './sqlite-texts.ts';
-import type { EventRecord, ItemCheckpoint, JournalRecord, Lease, RunRecord, RunStatus } from './types.ts';
+import type {
+  AnswerRecord,
+  EventRecord,
+  ItemCheckpoint,
+  JournalRecord,
+  Lease,
+  RunRecord,
+  RunStatus,
+} from './types.ts';
 
 /** A row of `runs`. */
 export interface RunRow {
@@ -30,6 +38,16 @@ export interface JournalRow {
   readonly step_key: string;
   readonly value: string;
   readonly committed_at: number;
+}
+
+/** A row of `answers`. */
+export interface AnswerRow {
+  readonly run_id: string;
+  readonly token: string;
+  readonly output: string;
+  /** The JSON text of the answer's data; null when it carries none. */
+  readonly data: string | null;
+  readonly answered_at: number;
 }
 
 /** A run's lease, as `getLease` selects it from the run's row. */
@@ -98,6 +116,24 @@ export function journalFromRow(row: JournalRow): JournalRecord {
     stepKey: row.step_key,
     value: row.value,
     committedAt: row.committed_at,
+  };
+}
+
+/** The values of an `answers` row, in the order of its columns. */
+export function answerValues(answer: AnswerRecord): unknown[] {
+  const { runId, token, output, data, answeredAt } = answer;
+  const text = data === undefined ? null : toJsonText(data, `the data of the answer to token '${token}'`);
+  return [runId, token, output, text, answeredAt];
+}
+
+/** The answer an `answers` row holds; `data` stays absent when the answer carried none. */
+export function answerFromRow(row: AnswerRow): AnswerRecord {
+  return {
+    runId: row.run_id,
+    token: row.token,
+    output: row.output,
+    ...(row.data === null ? {} : { data: fromJsonText(row.data) }),
+    answeredAt: row.answered_at,
   };
 }
 

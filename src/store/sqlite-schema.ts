@@ -11,6 +11,9 @@ export interface Migration {
   readonly sql: string;
 }
 
+/** The schema version that adds the table of answers; a file read as it is at an older one holds none. */
+export const ANSWERS_SINCE = 6;
+
 /**
  * Every migration, oldest first. Version 1 holds runs, checkpoints, journal entries and events; version 2
  * adds leases and the indexes that listing runs uses; version 3 adds pages of events, each row a JSON array
@@ -24,8 +27,9 @@ export interface Migration {
  * b-tree a run's start and end write anyway, and adds `texts`: JSON texts many runs share (a document's
  * record, a policy), each kept once under the SHA-256 of its text, which a run's `dag`, `documents` or
  * `policy` column names as `#<hash>` (see `sqlite-texts.ts`), which a version 4 program would misread; a row
- * written before keeps its text in place. Checkpoints and journal entries keep a rowid, so they read back
- * in the order they were first written; an upsert keeps it.
+ * written before keeps its text in place. Version 6 adds `answers`: the answers to a run's awaits, one row per
+ * token (`data` the JSON text of the answer's data, NULL when it carries none). Checkpoints, journal entries
+ * and answers keep a rowid, so they read back in the order they were first written; an upsert keeps it.
  */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
   {
@@ -136,6 +140,19 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: ANSWERS_SINCE,
+    sql: `
+      CREATE TABLE answers (
+        run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        token TEXT NOT NULL,
+        output TEXT NOT NULL,
+        data TEXT,
+        answered_at INTEGER NOT NULL,
+        UNIQUE (run_id, token)
+      );
+    `,
+  },
 ]);
 
 /** The schema version this program writes and the highest it can read. */
@@ -144,7 +161,8 @@ export const SCHEMA_VERSION: number = (MIGRATIONS.at(-1) as Migration).version;
 /**
  * The oldest schema version this program reads without migrating it: a file opened read-only (a listing, a
  * viewer) at a version from this one up to {@link SCHEMA_VERSION} is read as it is, since migrating needs a
- * writable connection. Version 4 differs only in where the lease is kept and in holding every text in place.
+ * writable connection. Version 4 differs only in where the lease is kept and in holding every text in place,
+ * and versions 4 and 5 in having no table of answers (read as no answers).
  */
 export const READABLE_FROM = 4;
 

@@ -29,6 +29,13 @@ export interface Statements {
   readonly getJournal: Statement;
   readonly listJournal: Statement;
   readonly listJournalOfItem: Statement;
+  /** Inserts an answer: (run, token, output, data text or null, answered at). */
+  readonly insertAnswer: Statement;
+  readonly getAnswer: Statement;
+  /** The run's answers in the order they were given. */
+  readonly listAnswers: Statement;
+  /** 1 when the file has its table of answers (a file read as it is at an older version may not). */
+  readonly answersTable: Statement;
   readonly readEvents: Statement;
   /** The bodies of the run's pages ending after a seq, in order: (run, run, after, after, after). */
   readonly readPages: Statement;
@@ -153,6 +160,12 @@ function statementMakers(db: Database): Record<keyof Statements, () => Statement
     listJournal: () => db.prepare('SELECT * FROM journal WHERE run_id = ? ORDER BY rowid'),
     listJournalOfItem: () =>
       db.prepare('SELECT * FROM journal WHERE run_id = ? AND item_path = ? ORDER BY rowid'),
+    insertAnswer: () =>
+      db.prepare('INSERT INTO answers (run_id, token, output, data, answered_at) VALUES (?, ?, ?, ?, ?)'),
+    getAnswer: () => db.prepare('SELECT * FROM answers WHERE run_id = ? AND token = ?'),
+    listAnswers: () => db.prepare('SELECT * FROM answers WHERE run_id = ? ORDER BY rowid'),
+    answersTable: () =>
+      db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'answers'").pluck(),
     readEvents: () =>
       db.prepare('SELECT seq, type, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
     readPages: () =>

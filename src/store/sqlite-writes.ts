@@ -2,10 +2,18 @@
 import { checkEventPage, eventsTaken } from './event-pages.ts';
 import { toJsonText } from './json.ts';
 import { checkTakeover } from './lease.ts';
-import { type LeaseRow, leaseFromRow, pageText, runValues } from './sqlite-rows.ts';
+import { answerValues, type LeaseRow, leaseFromRow, pageText, runValues } from './sqlite-rows.ts';
 import type { Statements } from './sqlite-statements.ts';
-import { leaseLost, runTaken, unknownRun } from './store-errors.ts';
-import type { EventPageWrite, EventRecord, Lease, RunRecord, RunStatusUpdate, StoreWrite } from './types.ts';
+import { alreadyAnswered, leaseLost, runTaken, unknownRun } from './store-errors.ts';
+import type {
+  AnswerRecord,
+  EventPageWrite,
+  EventRecord,
+  Lease,
+  RunRecord,
+  RunStatusUpdate,
+  StoreWrite,
+} from './types.ts';
 
 /**
  * Applies a batch of writes in order; the caller holds the transaction. Two pairs a durable run always writes
@@ -105,6 +113,9 @@ export function applyWrite(sql: Statements, write: StoreWrite): void {
     case 'events':
       writePage(sql, write);
       return;
+    case 'answer':
+      insertAnswer(sql, write.answer);
+      return;
     case 'lease': {
       const { lease } = write;
       checkTakeover(currentLease(sql, lease.runId), lease);
@@ -158,6 +169,16 @@ function writeEvent(sql: Statements, e: EventRecord): void {
   } catch (error) {
     if (isDuplicate(error)) throw eventsTaken(e.runId, e.seq, e.seq);
     throw refused(error, e.runId, `event ${e.seq}`);
+  }
+}
+
+/** Inserts an answer; the first answer to a token stays, so a second one refuses the batch. */
+function insertAnswer(sql: Statements, answer: AnswerRecord): void {
+  try {
+    sql.insertAnswer.run(...answerValues(answer));
+  } catch (error) {
+    if (isDuplicate(error)) throw alreadyAnswered(answer.runId, answer.token);
+    throw refused(error, answer.runId, `the answer to token '${answer.token}'`);
   }
 }
 

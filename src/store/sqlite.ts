@@ -18,6 +18,8 @@ import {
   type SqliteStoreOptions,
 } from './sqlite-open.ts';
 import {
+  type AnswerRow,
+  answerFromRow,
   checkpointFromText,
   type EventRow,
   eventFromRow,
@@ -27,11 +29,12 @@ import {
   type RunRow,
   runFromRow,
 } from './sqlite-rows.ts';
-import { SCHEMA_VERSION } from './sqlite-schema.ts';
+import { ANSWERS_SINCE, SCHEMA_VERSION } from './sqlite-schema.ts';
 import { prepareStatements, runListingSql, type Statements } from './sqlite-statements.ts';
 import { applyBatch, currentLease, putLease } from './sqlite-writes.ts';
 import { closed, unknownRun } from './store-errors.ts';
 import {
+  type AnswerRecord,
   type EventQuery,
   type EventRecord,
   type ItemCheckpoint,
@@ -170,6 +173,21 @@ export class SqliteRunStore implements RunStore {
           : this.sql.listJournalOfItem.all(runId, itemPath)
       ) as JournalRow[];
       return rows.map(journalFromRow);
+    });
+  }
+
+  async getAnswer(runId: string, token: string): Promise<AnswerRecord | undefined> {
+    return this.guard(() => {
+      if (!this.hasAnswers()) return undefined;
+      const row = this.sql.getAnswer.get(runId, token) as AnswerRow | undefined;
+      return row === undefined ? undefined : answerFromRow(row);
+    });
+  }
+
+  async listAnswers(runId: string): Promise<readonly AnswerRecord[]> {
+    return this.guard(() => {
+      if (!this.hasAnswers()) return [];
+      return (this.sql.listAnswers.all(runId) as AnswerRow[]).map(answerFromRow);
     });
   }
 
@@ -337,6 +355,14 @@ export class SqliteRunStore implements RunStore {
       assertWritable(this.db, this.location);
       return this.db.transaction(fn).immediate();
     });
+  }
+
+  /**
+   * True when the file holds a table of answers: always at the latest version; a file read as it is at an
+   * older one (read-only) has none until a writer moves it forward.
+   */
+  private hasAnswers(): boolean {
+    return this.version >= ANSWERS_SINCE || this.sql.answersTable.get() === 1;
   }
 
   private leaseOf(runId: string): Lease | undefined {

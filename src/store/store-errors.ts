@@ -23,6 +23,13 @@ export function runTaken(runId: string): SwitchyardError {
   return conflict(`a run with id '${runId}' is already stored; give each run a new id`);
 }
 
+/** An answer names a token of a run that already has one: the first answer given stays. */
+export function alreadyAnswered(runId: string, token: string): SwitchyardError {
+  return conflict(
+    `token '${token}' of run '${runId}' was already answered; an await takes one answer, and the first one given stays (read it with getAnswer)`,
+  );
+}
+
 /** Someone else holds the run's lease and it has not expired. */
 export function leaseHeld(held: Lease): SwitchyardError {
   return new SwitchyardError(

@@ -3,21 +3,11 @@
  * its own store. Times come from a virtual clock, never from the wall.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isSwitchyardError } from '../../src/errors.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import type { EventRecord, RunStore } from '../../src/store/types.ts';
+import { answerContract } from './contract-answers.ts';
 import { eventWrites, makeCheckpoint, makeEvent, makeRun, pageWrite, runWrite, T0 } from './fixtures.ts';
-
-/** The code of the store error `promise` rejects with. */
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isSwitchyardError(error)) return error.code;
-    throw error;
-  }
-  throw new Error('expected the store to refuse');
-}
+import { codeOf } from './refusal.ts';
 
 async function collect(events: AsyncIterable<EventRecord>): Promise<number[]> {
   const seqs: number[] = [];
@@ -572,6 +562,8 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
       });
     });
 
+    answerContract(() => store);
+
     describe('listing', () => {
       const statuses = [
         'running',
@@ -622,6 +614,23 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         expect(await codeOf(store.listRuns({ cursor: 'not a cursor' }))).toBe('E_USAGE');
         expect(await codeOf(store.listRuns({ limit: 0 }))).toBe('E_USAGE');
       });
+
+      it('lists a run waiting for an answer by its status, and moves it when its status changes', async () => {
+        const ids = async (query: Parameters<RunStore['listRuns']>[0]) =>
+          (await store.listRuns(query)).runs.map((run) => run.id);
+        await store.commit([runWrite(makeRun('parked', { status: 'waiting', createdAt: T0 + 50 }))]);
+        await store.commit([
+          { kind: 'run-status', update: { runId: 'run-5', status: 'waiting', at: T0 + 60 } },
+        ]);
+        expect(await ids({ status: 'waiting' })).toEqual(['parked', 'run-5']);
+        expect(await ids({ status: ['waiting', 'running'] })).toEqual(['parked', 'run-5', 'run-0']);
+        expect(await ids({ status: 'running' })).toEqual(['run-0']);
+        await store.commit([
+          { kind: 'run-status', update: { runId: 'parked', status: 'running', at: T0 + 70 } },
+        ]);
+        expect(await ids({ status: 'waiting' })).toEqual(['run-5']);
+        expect((await store.getRun('run-5'))?.status).toBe('waiting');
+      });
     });
 
     describe('prune', () => {
@@ -665,6 +674,22 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         }
         expect((await store.prune({ olderThan: T0, statuses: ['running'] })).runs).toBe(1);
         expect((await store.listRuns()).runs.map((run) => run.id)).toEqual(['new-done']);
+      });
+
+      it('keeps a run waiting for an answer by default, however old, and deletes it when asked to', async () => {
+        await store.commit([
+          runWrite(makeRun('old-waiting', { status: 'waiting', createdAt: T0 - 10 })),
+          runWrite(makeRun('old-failed', { status: 'failed', createdAt: T0 - 10 })),
+          { kind: 'checkpoint', checkpoint: makeCheckpoint('old-waiting', '1') },
+          { kind: 'answer', answer: { runId: 'old-waiting', token: 'aw-1', output: 'ok', answeredAt: T0 } },
+        ]);
+        expect((await store.prune({ olderThan: T0 })).runs).toBe(1);
+        expect((await store.getRun('old-waiting'))?.status).toBe('waiting');
+        expect(await store.listCheckpoints('old-waiting')).toHaveLength(1);
+        expect(await store.listAnswers('old-waiting')).toHaveLength(1);
+        expect((await store.prune({ olderThan: T0, statuses: ['waiting'] })).runs).toBe(1);
+        expect(await store.getRun('old-waiting')).toBeUndefined();
+        expect(await store.listAnswers('old-waiting')).toEqual([]);
       });
 
       it('keeps runs that share a large document and policy whole when one of them is pruned', async () => {

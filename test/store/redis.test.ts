@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { isSwitchyardError } from '../../src/errors.ts';
 import { openRedisStore } from '../../src/store/redis.ts';
 import { storeContract } from './contract.ts';
-import { eventWrites, makeCheckpoint, makeRun, runWrite } from './fixtures.ts';
+import { eventWrites, makeCheckpoint, makeRun, runWrite, T0 } from './fixtures.ts';
 import { removeScratchKeys, scratchPrefix, scratchRedisStore } from './redis-scratch.ts';
 
 afterAll(removeScratchKeys);
@@ -38,6 +38,33 @@ describe('Redis store: several writers and a missing server', () => {
       expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
       const refused = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
       expect(isSwitchyardError(refused.reason) && refused.reason.code).toBe('E_STORE_CONFLICT');
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it('takes one of two answers to the same token given at once by two stores, and refuses the other', async () => {
+    const prefix = scratchPrefix();
+    const [a, b] = await Promise.all([scratchRedisStore(prefix), scratchRedisStore(prefix)]);
+    try {
+      await a.commit([runWrite(makeRun('r1'))]);
+      for (let round = 0; round < 10; round++) {
+        const token = `aw-${round}`;
+        // Answers alone: no other key of the two batches is written, so only the answers' own check keeps one.
+        const answer = (output: string) => [
+          { kind: 'answer', answer: { runId: 'r1', token, output, answeredAt: T0 } } as const,
+        ];
+        const both = await Promise.allSettled([a.commit(answer('approved')), b.commit(answer('rejected'))]);
+        expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+        const refused = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+        expect(isSwitchyardError(refused.reason) && refused.reason.code).toBe('E_STORE_CONFLICT');
+        const won = both[0]?.status === 'fulfilled' ? 'approved' : 'rejected';
+        expect((await a.getAnswer('r1', token))?.output).toBe(won);
+      }
+      expect((await b.listAnswers('r1')).map((x) => x.token)).toEqual(
+        Array.from({ length: 10 }, (_, i) => `aw-${i}`),
+      );
     } finally {
       await a.close();
       await b.close();

@@ -299,6 +299,50 @@ describe('migrations', () => {
     await reader.close();
   });
 
+  it('read a version 5 file read-only as holding no answers, and give it its table of answers when writable', async () => {
+    const file = join(folder.dir, 'v5.db');
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(file);
+    migrate(old, 5);
+    old.pragma('journal_mode = WAL');
+    old
+      .prepare(
+        `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+           engine_version, dag, documents, policy, policy_hash, input, options)
+         VALUES ('r1', 'urn:test:dag', 'h', 'running', ?, ?, NULL, 1, '0.1.0', ?, '[]', '{}', 'p', '[]', '{}')`,
+      )
+      .run(T0, T0, JSON.stringify({ iri: 'urn:test:dag', hash: 'h' }));
+    expect(old.prepare("SELECT count(*) FROM sqlite_schema WHERE name = 'answers'").pluck().get()).toBe(0);
+    old.close();
+
+    const reader = await openSqliteStore(file, { readonly: true });
+    expect(reader.pragmas().userVersion).toBe(5);
+    expect(await reader.getAnswer('r1', 'aw-1')).toBeUndefined();
+    expect(await reader.listAnswers('r1')).toEqual([]);
+    expect((await reader.getRun('r1'))?.status).toBe('running');
+
+    const store = await openSqliteStore(file);
+    expect(store.pragmas().userVersion).toBe(SCHEMA_VERSION);
+    const answer = { runId: 'r1', token: 'aw-1', output: 'approved', data: { by: 'ed' }, answeredAt: T0 + 1 };
+    await store.commit([
+      { kind: 'run-status', update: { runId: 'r1', status: 'waiting', at: T0 + 1 } },
+      { kind: 'answer', answer },
+    ]);
+    expect(await store.listAnswers('r1')).toEqual([answer]);
+    expect(await codeOf(store.commit([{ kind: 'answer', answer: { ...answer, output: 'x' } }]))).toBe(
+      'E_STORE_CONFLICT',
+    );
+    await store.close();
+    // The reader opened before sees the answers once the table is there.
+    expect(await reader.getAnswer('r1', 'aw-1')).toEqual(answer);
+    await reader.close();
+    const migrated = new Database(file, { readonly: true });
+    expect(migrated.prepare('SELECT token, output, data FROM answers').raw().all()).toEqual([
+      ['aw-1', 'approved', '{"by":"ed"}'],
+    ]);
+    migrated.close();
+  });
+
   it('run in one transaction: a failing step leaves the file at its old version with nothing half done', async () => {
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(join(folder.dir, 'half.db'));

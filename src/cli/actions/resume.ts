@@ -55,7 +55,8 @@ async function progressBefore(
   const waiting: Wait[] = [];
   for (const c of await store.listCheckpoints(runId, 'waiting')) {
     const wait = c.position.wait;
-    if (wait === undefined || wait.reason === 'queue') continue;
+    // A parked item is shown by its await events, not as a wait that ends at its deadline.
+    if (wait === undefined || wait.reason === 'queue' || wait.reason === 'await') continue;
     const delayMs = Math.max(0, wait.until - clock.wallNow());
     const until = clock.now() + delayMs;
     waiting.push({
