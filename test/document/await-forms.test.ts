@@ -6,7 +6,7 @@ import { loadDagFile, loadDagText } from '../../src/document/load.ts';
 import { type Dag, VOCAB_IRI } from '../../src/document/model.ts';
 import { toDocument } from '../../src/document/serialise.ts';
 
-const options = { documentLoader: documentLoader as never, base: null };
+const options = { documentLoader: documentLoader as never };
 
 async function approval(): Promise<Dag> {
   const { dag: loaded } = await loadDagFile('dags/approval.jsonld');
