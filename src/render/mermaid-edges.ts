@@ -37,7 +37,8 @@ export function formatMs(ms: number): string {
 
 /**
  * The edges one route draws, labelled and styled: a retry route draws its dashed edge and its exhaustion
- * edge; an await's `deadline` route (unless a retry) a dotted edge of its own colour. With a trace, each label counts the items that took the edge and the waits before retries.
+ * edge; an await's `deadline` route (unless a retry) a dotted edge of its own colour. With a trace, each
+ * label counts the items that took the edge and the waits before retries.
  */
 export function routeEdges(
   dag: Dag,
