@@ -25,10 +25,7 @@ afterAll(() => {
 
 /**
  * The normal form of an await run. A token is made from the run's id, which differs between runs: await
- * events are compared without it (the oracle holds each wait by item, placement and visit). An answer given as its item parks reaches it before or after the item
- * is in its executor's desk (kept, then taken `early`, or taken at once), and after the durable executor's
- * look in its store at a later virtual time: the `early` flag and `waitedMs` of an answered wait are left
- * out; the oracle holds the waits themselves.
+ * events are compared without it (the oracle holds each wait by item, placement and visit).
  */
 function awaitNormal(run: Executed): Normal {
   const normal = normalise(run);
@@ -37,9 +34,7 @@ function awaitNormal(run: Executed): Normal {
       const event = JSON.parse(text) as Record<string, unknown>;
       if (typeof event.type !== 'string' || !event.type.startsWith('await.')) return text;
       const { token: _token, ...rest } = event;
-      if (event.type !== 'await.answered') return JSON.stringify(rest);
-      const { early: _early, waitedMs: _waited, ...answered } = rest;
-      return JSON.stringify(answered);
+      return JSON.stringify(rest);
     })
     .sort();
   return { ...normal, events };
