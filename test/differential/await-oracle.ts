@@ -7,6 +7,7 @@
  */
 import type { Dag, Placement } from '../../src/document/model.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
+import { getPointer } from '../../src/runtime/pointer.ts';
 import type { RunResult } from '../../src/runtime/run.ts';
 import { answerFor } from './answer-script.ts';
 import type { AwaitCase } from './await-corpus.ts';
@@ -17,6 +18,8 @@ type WaitEnd = string;
 interface Walked {
   readonly terminal: string;
   readonly outcome: 'completed' | 'failed';
+  /** The answers' data the item holds at the end, by pointer (an embed's mapped out to its parent). */
+  readonly written: ReadonlyMap<string, unknown>;
 }
 
 class Walker {
@@ -32,6 +35,7 @@ class Walker {
     const placement = (key: string) => doc.placements.find((p) => p.key === key) as Placement;
     const visits = new Map<string, number>();
     const spent = new Map<string, number>();
+    const written = new Map<string, unknown>();
     let at = doc.entrypoints[0] as string;
     for (let step = 0; step < 100; step++) {
       const p = placement(at);
@@ -40,19 +44,24 @@ class Walker {
       let output: string;
       switch (p.kind) {
         case 'terminal':
-          return { terminal: at, outcome: p.outcome };
+          return { terminal: at, outcome: p.outcome, written };
         case 'task':
           output = 'done';
           break;
         case 'await': {
           const answer = answerFor(this.c.answers, { item, dag: iri, placement: at, visit });
           output = answer?.output ?? 'deadline';
+          if (answer?.data !== undefined && p.into !== undefined) written.set(p.into, answer.data);
           this.waits.push(`${item} ${at}#${visit} ${output}`);
           break;
         }
-        case 'embed':
-          output = this.walk(p.dag, `${item}/${at}`, {}).outcome;
+        case 'embed': {
+          const child = this.walk(p.dag, `${item}/${at}`, {});
+          for (const m of p.result)
+            if (child.written.has(m.from)) written.set(m.to, child.written.get(m.from));
+          output = child.outcome;
           break;
+        }
         case 'scatter': {
           const list = data[p.items.slice(1)] as unknown[];
           const children = list.map((_, i) => this.walk(p.dag as string, `${item}.${i}`, {}));
@@ -83,20 +92,32 @@ class Walker {
   }
 }
 
-/** Where each input item of a case should end, and how each wait should end, sorted. */
-export function expectedOf(c: AwaitCase): { terminals: string[]; waits: WaitEnd[] } {
-  const walker = new Walker(c);
-  const terminals = c.items.map(
-    (data, i) => `${i + 1} ${walker.walk(c.root.id, String(i + 1), data).terminal}`,
-  );
-  return { terminals, waits: [...walker.waits].sort() };
+/** What the oracle holds a run to: where its items end, with the answers' data they keep, and its waits. */
+export interface Expected {
+  /** `<item> <terminal>` and, for each answer's data the item keeps, `<item> <pointer> <data as JSON>`; sorted. */
+  readonly terminals: string[];
+  readonly waits: WaitEnd[];
 }
 
-/** The same of a run: its items' terminals and its `await.answered` / `await.expired` events, sorted. */
-export function observedOf(
-  result: RunResult,
-  events: readonly RunEvent[],
-): { terminals: string[]; waits: WaitEnd[] } {
+/** Where each input item of a case should end, with the data answers wrote, and how each wait should end. */
+export function expectedOf(c: AwaitCase): Expected {
+  const walker = new Walker(c);
+  const terminals = c.items.flatMap((data, i) => {
+    const id = String(i + 1);
+    const walked = walker.walk(c.root.id, id, data);
+    const written = [...walked.written].map(
+      ([pointer, value]) => `${id} ${pointer} ${JSON.stringify(value)}`,
+    );
+    return [`${id} ${walked.terminal}`, ...written];
+  });
+  return { terminals: terminals.sort(), waits: [...walker.waits].sort() };
+}
+
+/**
+ * The same of a run: its items' terminals, their data at the pointers `expected` names, and its
+ * `await.answered` / `await.expired` events, sorted.
+ */
+export function observedOf(result: RunResult, events: readonly RunEvent[], expected: Expected): Expected {
   const visitOf = new Map<string, number>();
   for (const e of events) if (e.type === 'await.parked') visitOf.set(e.token, e.visit);
   const waits: WaitEnd[] = [];
@@ -105,8 +126,16 @@ export function observedOf(
       waits.push(`${e.item} ${e.placement}#${visitOf.get(e.token)} ${e.output}`);
     if (e.type === 'await.expired') waits.push(`${e.item} ${e.placement}#${visitOf.get(e.token)} deadline`);
   }
+  const pointers = expected.terminals.flatMap((line) => {
+    const [item, pointer] = line.split(' ');
+    return pointer?.startsWith('/') ? [{ item, pointer }] : [];
+  });
   const terminals = [
     ...result.items.map((i) => `${i.id} ${i.terminal}`),
+    ...pointers.map(({ item, pointer }) => {
+      const data = result.items.find((i) => i.id === item)?.data;
+      return `${item} ${pointer} ${JSON.stringify(data === undefined ? undefined : getPointer(data, pointer))}`;
+    }),
     ...result.failures.map((f) => `${f.id} failure at ${f.placement}: ${f.error.code}`),
     ...result.aborted.map((a) => `${a.item} aborted at ${a.placement}`),
   ].sort();
