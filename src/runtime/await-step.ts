@@ -43,7 +43,6 @@ export async function awaitStep(run: RunContext, item: ItemAt): Promise<Transiti
   } catch (error) {
     return run.failed(dagId, state, at.key, engineFailure(error, at.key));
   }
-  if (ev) emitParked(ev, parked, resumed !== undefined);
   const desk = run.desk;
   const durable = run.durable;
   if (durable !== undefined) {
@@ -54,18 +53,25 @@ export async function awaitStep(run: RunContext, item: ItemAt): Promise<Transiti
       desk.give(parked.token, stored.data === undefined ? { output: stored.output } : stored);
     }
   }
+  let misfit: unknown;
   const ending = desk.park(parked, placement, run.signal, (error) => {
-    if (ev && isSwitchyardError(error)) {
+    misfit = error;
+  });
+  // Told once the item is on the desk (and, durable, its checkpoint written), so that an answer given on
+  // seeing the event finds it parked and is taken, rather than kept as if it came first.
+  if (ev) {
+    emitParked(ev, parked, resumed !== undefined);
+    if (isSwitchyardError(misfit)) {
       ev.emit({
         type: 'warning',
         code: 'W_ANSWER_IGNORED',
         item: state.id,
         dag: dagId,
         placement: at.key,
-        message: `an answer given before item ${state.id} parked does not fit: ${error.message}`,
+        message: `an answer given before item ${state.id} parked does not fit: ${misfit.message}`,
       });
     }
-  });
+  }
   if (durable !== undefined) run.watchStoredAnswers(durable.recorder.store);
   const end = await ending;
   const wallNow = run.clock.wallNow();

@@ -10,6 +10,7 @@ import { toDocument } from '../../src/document/serialise.ts';
 import { analyse } from '../../src/graph/analyse.ts';
 import type { PolicyInput } from '../../src/policy/types.ts';
 import { createRegistry, type NodeDefinition } from '../../src/runtime/node.ts';
+import type { AnswerScript } from './answer-script.ts';
 import { Draw, feature, type Gen } from './draw.ts';
 import { generateDocument, noteReentries } from './generate.ts';
 import { type Element, nodeOf, type Plan } from './plans.ts';
@@ -31,6 +32,8 @@ export interface DiffCase {
   readonly deadlineMs: number | undefined;
   /** How often each feature appears in the case. */
   readonly features: ReadonlyMap<string, number>;
+  /** The answers its parked items get (see `answer-script.ts`); absent when it has no await. */
+  readonly answers?: AnswerScript;
 }
 
 /** Tie patterns: two values each as often as the other, the first seen not the first to reach its count. */

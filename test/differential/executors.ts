@@ -19,6 +19,7 @@ import { openRedisStore } from '../../src/store/redis.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import type { RunStore } from '../../src/store/types.ts';
 import { scratchPrefix, TEST_REDIS } from '../store/redis-scratch.ts';
+import { type Answerer, answering } from './answer-script.ts';
 import type { DiffCase } from './corpus.ts';
 
 export type ExecutorName = 'memory' | 'durable' | 'distributed';
@@ -27,6 +28,8 @@ export type ExecutorName = 'memory' | 'durable' | 'distributed';
 export interface Executed {
   readonly result: RunResult;
   readonly events: readonly RunEvent[];
+  /** The case's scripted answers (see `answer-script.ts`) its dispatcher refused. */
+  readonly refused?: readonly string[];
 }
 
 /** Where the virtual clocks' wall time starts: after the past HTTP-dates the nodes give, before today. */
@@ -67,10 +70,19 @@ function untilQuiet<T>(work: Promise<T>, ms: number, lastSign: () => number, wha
   return Promise.race([work, quiet]).finally(() => clearInterval(timer));
 }
 
-function runOptions(c: DiffCase, events: RunEvent[]) {
+/**
+ * The run options of a case; a case with an answer script has its parked items answered through `answer`
+ * (the dispatcher's), each refusal noted in `refused`.
+ */
+function runOptions(c: DiffCase, events: RunEvent[], answer?: Answerer, refused: string[] = []) {
+  const answers =
+    c.answers === undefined || answer === undefined ? undefined : answering(c.answers, answer, refused);
   return {
     items: c.items as Record<string, unknown>[],
-    onEvent: (e: RunEvent) => void events.push(e),
+    onEvent: (e: RunEvent) => {
+      events.push(e);
+      answers?.(e);
+    },
     ...(c.deadlineMs === undefined ? {} : { deadlineMs: c.deadlineMs }),
   };
 }
@@ -86,9 +98,11 @@ export async function runInMemory(c: DiffCase): Promise<Executed> {
     clock: createVirtualClock({ auto: true, wallStart: WALL_START }),
     random: seededRandom(1),
   });
-  const run = dispatcher.run(c.root, {}, { ...runOptions(c, events), signal: stop.signal });
+  const refused: string[] = [];
+  const options = runOptions(c, events, (request) => dispatcher.answer(request), refused);
+  const run = dispatcher.run(c.root, {}, { ...options, signal: stop.signal });
   const result = await bounded(run.result, RUN_BOUND_MS, 'the in-memory run', () => stop.abort());
-  return { result, events };
+  return { result, events, refused };
 }
 
 /** The case in process, recorded in a SQLite store of its own under `folder`, on a virtual clock. */
@@ -105,12 +119,23 @@ export async function runDurable(c: DiffCase, folder: string): Promise<Executed>
       random: seededRandom(1),
       store,
     });
-    const run = dispatcher.run(c.root, {}, { ...runOptions(c, events), signal: stop.signal });
+    const refused: string[] = [];
+    const options = runOptions(c, events, (request) => dispatcher.answer(request), refused);
+    const run = dispatcher.run(c.root, {}, { ...options, signal: stop.signal });
     const result = await bounded(run.result, RUN_BOUND_MS, 'the durable run', () => stop.abort());
-    return { result, events };
+    return { result, events, refused };
   } finally {
     await store.close();
   }
+}
+
+/**
+ * The distributed dispatcher's `answer`, once it has one: until then a case's scripted answers go nowhere
+ * and its parked items wait for their deadlines.
+ */
+function answererOf(dispatcher: object): Answerer | undefined {
+  const answer = (dispatcher as { answer?: Answerer }).answer;
+  return answer === undefined ? undefined : (request) => answer.call(dispatcher, request);
 }
 
 /**
@@ -144,7 +169,8 @@ export class DistributedExecutor {
     try {
       const events: RunEvent[] = [];
       let last = Date.now();
-      const options = runOptions(c, events);
+      const refused: string[] = [];
+      const options = runOptions(c, events, answererOf(dispatcher), refused);
       const run = dispatcher.run(
         c.root,
         {},
@@ -159,7 +185,7 @@ export class DistributedExecutor {
       try {
         const quiet = untilQuiet(run.result, QUIET_BOUND_MS, () => last, 'the distributed run');
         const result = await bounded(quiet, RUN_BOUND_MS, 'the distributed run');
-        return { result, events };
+        return { result, events, refused };
       } catch (error) {
         // Takes what is left of a run that hangs off the queue, so that it does not run into the next case.
         if (error instanceof TimedOut) {
