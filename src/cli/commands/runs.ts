@@ -5,7 +5,7 @@ import type { CliIO } from '../io.ts';
 import { addStoreOption } from '../store-option.ts';
 
 /** The statuses `runs --status` takes. */
-export const STATUSES: readonly RunStatus[] = ['running', 'completed', 'failed', 'aborted'];
+export const STATUSES: readonly RunStatus[] = ['running', 'waiting', 'completed', 'failed', 'aborted'];
 
 /** How many runs `runs` lists without `--limit`. */
 export const DEFAULT_LIMIT = 20;
