@@ -18,7 +18,10 @@ async function dataFile(path: string, cwd: string): Promise<string> {
   // Reading a FIFO or a device would wait for ever.
   const found = await stat(file).catch(() => undefined);
   if (found !== undefined && !found.isFile()) {
-    throw new SwitchyardError('E_INPUT', `data file ${shown} is not a regular file; give a .json file after '@'`);
+    throw new SwitchyardError(
+      'E_INPUT',
+      `data file ${shown} is not a regular file; give a .json file after '@'`,
+    );
   }
   try {
     return decodeUtf8OrThrow(await readFile(file), shown, `data file ${shown}`);
@@ -43,7 +46,11 @@ export async function readAnswerData(
   let where = '--data';
   if (isDash(text)) {
     where = STDIN_NAME;
-    source = await readStdin(io, 'the answer data', `echo '{"note":"ok"}' | switchyard answer <run> <token> approved --data -`);
+    source = await readStdin(
+      io,
+      'the answer data',
+      `echo '{"note":"ok"}' | switchyard answer <run> <token> approved --data -`,
+    );
   } else if (text.startsWith('@')) {
     where = displayPath(text.slice(1), io.cwd);
     source = await dataFile(text.slice(1), io.cwd);

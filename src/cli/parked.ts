@@ -29,8 +29,10 @@ export function shellWord(text: string): string {
 export interface AnswerCommandContext {
   /** The node module the run goes on with, as the user named it; left out when unknown. */
   readonly nodes?: string | undefined;
-  /** The absolute path of the store the run is recorded in. */
-  readonly storePath: string;
+  /** The absolute path of the SQLite store the run is recorded in. */
+  readonly storePath?: string | undefined;
+  /** The Redis URL the run is recorded in, instead. */
+  readonly redis?: string | undefined;
   readonly cwd: string;
 }
 
@@ -43,8 +45,13 @@ export interface AnswerCommandContext {
  */
 export function answerCommand(runId: string, parked: ParkedItem, context: AnswerCommandContext): string {
   const found = storePathOf({}, process.env, context.cwd);
+  const { storePath, redis } = context;
   const store =
-    found === context.storePath ? '' : ` --store ${shellWord(displayPath(context.storePath, context.cwd))}`;
+    redis !== undefined
+      ? ` --redis ${shellWord(redis)}`
+      : storePath === undefined || found === storePath
+        ? ''
+        : ` --store ${shellWord(displayPath(storePath, context.cwd))}`;
   const nodes = context.nodes === undefined ? '' : ` --nodes ${shellWord(context.nodes)}`;
   return `switchyard answer ${shellWord(runId)} ${parked.token} <${parked.answers.join('|')}>${nodes}${store}`;
 }

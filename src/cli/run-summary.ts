@@ -100,9 +100,6 @@ function itemLines(result: RunResult, errors: ReadonlyMap<string, ItemErrors>): 
 /** Items per terminal, counted from the items themselves (terminal keys are names from the document). */
 function terminalLines(result: RunResult): string[] {
   const byTerminal = new Map<string, { outcome: string; count: number }>();
-  for (const w of result.waiting ?? []) {
-    lines.push(`  waiting: item ${w.item} at '${w.placement}' for an answer`);
-  }
   for (const item of result.items) {
     const seen = byTerminal.get(item.terminal);
     byTerminal.set(item.terminal, { outcome: item.outcome, count: (seen?.count ?? 0) + 1 });

@@ -6,9 +6,9 @@ import { systemClock } from '../../policy/clock.ts';
 import { createDispatcher } from '../../runtime/dispatcher.ts';
 import { isLive } from '../../store/lease.ts';
 import type { Lease, RunStatus } from '../../store/types.ts';
+import { readAnswerData } from '../answer-data.ts';
 import type { AnswerCommandOptions } from '../commands/answer.ts';
 import type { SetExit } from '../commands/index.ts';
-import { readAnswerData } from '../answer-data.ts';
 import { EXIT_OK } from '../exit-code.ts';
 import type { CliIO } from '../io.ts';
 import { shellWord } from '../parked.ts';
@@ -53,7 +53,12 @@ function checkParkedToken(args: AnswerArguments, parked: readonly ParkedItem[]):
 }
 
 /** Checks and records the answer in the run's store; a refusal writes nothing. */
-async function record(args: AnswerArguments, data: unknown, options: AnswerCommandOptions, io: CliIO): Promise<Recorded> {
+async function record(
+  args: AnswerArguments,
+  data: unknown,
+  options: AnswerCommandOptions,
+  io: CliIO,
+): Promise<Recorded> {
   const { store, path } = await openResumeStore(options.store, io.cwd);
   try {
     const before = await store.getRun(args.runId);
@@ -96,9 +101,16 @@ export async function answerAction(
     setExit(EXIT_OK);
     return;
   }
-  const again = resumeCommand(runId, options.nodes ?? '<module>', path, io.cwd);
+  // A placeholder the user fills in, shown unquoted.
+  const again = resumeCommand(runId, options.nodes ?? '<module>', path, io.cwd).replace(
+    "'<module>'",
+    '<module>',
+  );
   if (status !== 'waiting' || options.resume === false || options.nodes === undefined) {
-    const why = status === 'waiting' ? 'the run waits with no process' : `run ${runId} is ${status} and no process holds it`;
+    const why =
+      status === 'waiting'
+        ? 'the run waits with no process'
+        : `run ${runId} is ${status} and no process holds it`;
     io.out(`${said}; recorded: ${why}; it takes the answer when it goes on: ${again}`);
     setExit(EXIT_OK);
     return;
@@ -119,7 +131,9 @@ export async function answerAction(
   } catch (error) {
     // Another process (another answer, most likely) resumed the run first: it takes this answer too.
     if (!(isSwitchyardError(error) && error.code === 'E_STORE_LEASE_HELD')) throw error;
-    io.out(`recorded: another process took run ${shellWord(runId)} on first and takes the answer (${error.message})`);
+    io.out(
+      `recorded: another process took run ${shellWord(runId)} on first and takes the answer (${error.message})`,
+    );
     setExit(EXIT_OK);
   }
 }

@@ -124,7 +124,12 @@ export async function runAction(
   if (recorded !== undefined) {
     const again = resumeCommand(result.runId, nodesModule, recorded.path, io.cwd);
     resumeHint(io.err, result.status, interrupt.interrupted(), again);
-    tellParked(io.err, result, { nodes: nodesModule, storePath: recorded.path, cwd: io.cwd }, systemClock.wallNow());
+    tellParked(
+      io.err,
+      result,
+      { nodes: nodesModule, storePath: recorded.path, cwd: io.cwd },
+      systemClock.wallNow(),
+    );
   }
   setExit(runExitCode(result.status));
 }

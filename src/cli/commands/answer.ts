@@ -34,7 +34,10 @@ export function registerAnswer(program: Command, io: CliIO, setExit: SetExit): v
     .argument('<run-id>', 'the run id (see `switchyard runs --status waiting`)')
     .argument('<token>', 'the answer token of the parked item (see `switchyard runs show <run-id>`)')
     .argument('<output>', 'one of the answers the await placement expects, e.g. approved')
-    .option('--data <json>', 'data for the item, kept at the placement’s into: JSON, @file.json, or - for standard input')
+    .option(
+      '--data <json>',
+      'data for the item, kept at the placement’s into: JSON, @file.json, or - for standard input',
+    )
     .option('--nodes <module>', `${NODES_HELP}, to resume a run that waits with no process`)
     .option('--no-resume', 'record the answer only; the run takes it when it is resumed')
     .option('--keep-waiting', KEEP_WAITING_HELP);
