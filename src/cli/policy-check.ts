@@ -2,6 +2,7 @@
  * `validate --policy`: the policy file checked on its own (schema, gates) and against every document
  * checked with it, as one more report beside theirs.
  */
+import { awaitDeadlineProblems } from '../awaits/check.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { isSwitchyardError, type Problem } from '../errors.ts';
 import { gateMemberProblems } from '../gates/members.ts';
@@ -27,7 +28,8 @@ function inScope(dags: Iterable<Dag>, library: DagLibrary): Dag[] {
  * The report on the policy at `path` used with the valid documents `dags` (those they embed are looked up
  * in `library`): its own problems (JSON, schema, `E_GATE_*`) when it does not load; else override keys
  * naming nothing in any of them (`E_POLICY_UNKNOWN_KEY`), gate members naming nothing
- * (`W_GATE_UNKNOWN_MEMBER`) and placements in two gates (`E_GATE_OVERLAP`). A file that is not there, or
+ * (`W_GATE_UNKNOWN_MEMBER`), placements in two gates (`E_GATE_OVERLAP`) and await placements the policy
+ * gives no deadline (`E_AWAIT_NO_DEADLINE`). A file that is not there, or
  * cannot be read, is refused as for every command.
  */
 export async function checkPolicyFile(
@@ -55,6 +57,7 @@ export async function checkPolicyFile(
     problems.push(
       ...unknownPolicyKeys(read.read.input, documents, source, scope),
       ...gateMemberProblems(read.read.input, documents, source, scope),
+      ...documents.flatMap((dag) => awaitDeadlineProblems(dag, read.read.policy, { source })),
     );
   }
   const valid = !problems.some((p) => p.severity === 'error');

@@ -4,7 +4,7 @@
 import { ucs2length } from './ucs2length.ts';
 export const validate = validate20;
 export default validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://w3id.org/switchyard/schemas/dag.schema.json","title":"Switchyard DAG document","description":"The compact JSON-LD form of a Switchyard DAG, with the published context referenced by IRI.","type":"object","required":["@context","@id","@type","name","version","entrypoints","placements"],"additionalProperties":false,"properties":{"$schema":{"description":"The schema this document follows, for editors (a path or URL of dag.schema.json); not part of the DAG's graph, its model or its hash.","type":"string","maxLength":2048},"@context":{"const":"https://w3id.org/switchyard/context/v1"},"@id":{"$ref":"#/$defs/iri"},"@type":{"const":"Dag"},"name":{"type":"string","minLength":1,"maxLength":1000},"version":{"type":"string","minLength":1,"maxLength":200},"description":{"$ref":"#/$defs/longText"},"entrypoints":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/key"},"description":"Placement keys where items may start, in order: the first is the default."},"budgets":{"type":"array","items":{"$ref":"#/$defs/budget"}},"placements":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/placement"}}},"$defs":{"iri":{"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048},"key":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200},"name":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_.-]*$","maxLength":200,"description":"A budget or output name: a letter or underscore, then letters, digits, '_', '.' or '-'."},"pointer":{"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048},"budget":{"type":"object","required":["name","max"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"max":{"type":"integer","minimum":0,"maximum":1000000},"description":{"$ref":"#/$defs/longText"}}},"route":{"type":"object","required":["output","to"],"additionalProperties":false,"properties":{"output":{"$ref":"#/$defs/name"},"to":{"$ref":"#/$defs/key"},"kind":{"enum":["next","retry","salvage"],"default":"next"},"budget":{"$ref":"#/$defs/name"},"exhausted":{"$ref":"#/$defs/key"},"resets":{"type":"array","items":{"$ref":"#/$defs/name"}},"label":{"$ref":"#/$defs/text"}}},"mapping":{"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/$defs/pointer"},"to":{"$ref":"#/$defs/pointer"}}},"routes":{"type":"array","items":{"$ref":"#/$defs/route"}},"placement":{"type":"object","required":["kind"],"oneOf":[{"$ref":"#/$defs/task"},{"$ref":"#/$defs/await"},{"$ref":"#/$defs/scatter"},{"$ref":"#/$defs/gather"},{"$ref":"#/$defs/embed"},{"$ref":"#/$defs/terminal"},{"$ref":"#/$defs/phase"}],"discriminator":{"propertyName":"kind"},"properties":{"kind":{"type":"string"}}},"task":{"type":"object","required":["key","kind","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"task"},"node":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}}},"await":{"type":"object","required":["key","kind","answers"],"additionalProperties":false,"description":"Parks an item until an outside answer names one of its answers (each an output, routed as usual) or the runtime policy's deadline for the placement passes (the output 'deadline', which must be routed).","properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"await"},"answers":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/$defs/name"},"description":"The outputs an answer may name, e.g. approved, rejected."},"into":{"$ref":"#/$defs/pointer","description":"Where an answer's data is written in the item's data; an await without it takes answers without data."},"routes":{"$ref":"#/$defs/routes"}}},"scatter":{"type":"object","required":["key","kind","items"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"scatter"},"items":{"$ref":"#/$defs/pointer"},"node":{"$ref":"#/$defs/iri"},"dag":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}},"oneOf":[{"required":["node"]},{"required":["dag"]}]},"gather":{"type":"object","required":["key","kind","into"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"gather"},"reducer":{"enum":["collect","partition","first","quorum"],"default":"collect"},"require":{"enum":["all","any","quorum"],"default":"all"},"quorum":{"type":"integer","minimum":1,"maximum":1000000},"into":{"$ref":"#/$defs/pointer"},"routes":{"$ref":"#/$defs/routes"}}},"embed":{"type":"object","required":["key","kind","dag"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"embed"},"dag":{"$ref":"#/$defs/iri"},"input":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"result":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"routes":{"$ref":"#/$defs/routes"}}},"terminal":{"type":"object","required":["key","kind","outcome"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"terminal"},"outcome":{"enum":["completed","failed"]}}},"phase":{"type":"object","required":["key","kind","when","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"phase"},"when":{"enum":["pre","post"]},"node":{"$ref":"#/$defs/iri"}}},"text":{"type":"string","maxLength":1000},"longText":{"type":"string","maxLength":20000}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://w3id.org/switchyard/schemas/dag.schema.json","title":"Switchyard DAG document","description":"The compact JSON-LD form of a Switchyard DAG, with the published context referenced by IRI.","type":"object","required":["@context","@id","@type","name","version","entrypoints","placements"],"additionalProperties":false,"properties":{"$schema":{"description":"The schema this document follows, for editors (a path or URL of dag.schema.json); not part of the DAG's graph, its model or its hash.","type":"string","maxLength":2048},"@context":{"const":"https://w3id.org/switchyard/context/v1"},"@id":{"$ref":"#/$defs/iri"},"@type":{"const":"Dag"},"name":{"type":"string","minLength":1,"maxLength":1000},"version":{"type":"string","minLength":1,"maxLength":200},"description":{"$ref":"#/$defs/longText"},"entrypoints":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/key"},"description":"Placement keys where items may start, in order: the first is the default."},"budgets":{"type":"array","items":{"$ref":"#/$defs/budget"}},"placements":{"type":"array","minItems":1,"items":{"$ref":"#/$defs/placement"}}},"$defs":{"iri":{"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048},"key":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200},"name":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_.-]*$","maxLength":200,"description":"A budget or output name: a letter or underscore, then letters, digits, '_', '.' or '-'."},"pointer":{"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048},"budget":{"type":"object","required":["name","max"],"additionalProperties":false,"properties":{"name":{"$ref":"#/$defs/name"},"max":{"type":"integer","minimum":0,"maximum":1000000},"description":{"$ref":"#/$defs/longText"}}},"route":{"type":"object","required":["output","to"],"additionalProperties":false,"properties":{"output":{"$ref":"#/$defs/name"},"to":{"$ref":"#/$defs/key"},"kind":{"enum":["next","retry","salvage"],"default":"next"},"budget":{"$ref":"#/$defs/name"},"exhausted":{"$ref":"#/$defs/key"},"resets":{"type":"array","items":{"$ref":"#/$defs/name"}},"label":{"$ref":"#/$defs/text"}}},"mapping":{"type":"object","required":["from","to"],"additionalProperties":false,"properties":{"from":{"$ref":"#/$defs/pointer"},"to":{"$ref":"#/$defs/pointer"}}},"routes":{"type":"array","items":{"$ref":"#/$defs/route"}},"placement":{"type":"object","required":["kind"],"oneOf":[{"$ref":"#/$defs/task"},{"$ref":"#/$defs/await"},{"$ref":"#/$defs/scatter"},{"$ref":"#/$defs/gather"},{"$ref":"#/$defs/embed"},{"$ref":"#/$defs/terminal"},{"$ref":"#/$defs/phase"}],"discriminator":{"propertyName":"kind"},"properties":{"kind":{"type":"string"}}},"task":{"type":"object","required":["key","kind","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"task"},"node":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}}},"await":{"type":"object","required":["key","kind","answers"],"additionalProperties":false,"description":"Parks an item until an outside answer names one of its answers (each an output, routed as usual) or the runtime policy's deadline for the placement passes (the output 'deadline', which must be routed).","properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"await"},"answers":{"type":"array","minItems":1,"maxItems":1000,"items":{"allOf":[{"$ref":"#/$defs/name"},{"not":{"const":"deadline"},"description":"'deadline' is the output the engine takes when an await's deadline passes; give the answer another name"}]},"description":"The outputs an answer may name, e.g. approved, rejected; not 'deadline', the output the engine takes when the deadline passes."},"into":{"$ref":"#/$defs/pointer","description":"Where an answer's data is written in the item's data; an await without it takes answers without data."},"routes":{"$ref":"#/$defs/routes"}}},"scatter":{"type":"object","required":["key","kind","items"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"scatter"},"items":{"$ref":"#/$defs/pointer"},"node":{"$ref":"#/$defs/iri"},"dag":{"$ref":"#/$defs/iri"},"routes":{"$ref":"#/$defs/routes"}},"oneOf":[{"required":["node"]},{"required":["dag"]}]},"gather":{"type":"object","required":["key","kind","into"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"gather"},"reducer":{"enum":["collect","partition","first","quorum"],"default":"collect"},"require":{"enum":["all","any","quorum"],"default":"all"},"quorum":{"type":"integer","minimum":1,"maximum":1000000},"into":{"$ref":"#/$defs/pointer"},"routes":{"$ref":"#/$defs/routes"}}},"embed":{"type":"object","required":["key","kind","dag"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"embed"},"dag":{"$ref":"#/$defs/iri"},"input":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"result":{"type":"array","items":{"$ref":"#/$defs/mapping"}},"routes":{"$ref":"#/$defs/routes"}}},"terminal":{"type":"object","required":["key","kind","outcome"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"terminal"},"outcome":{"enum":["completed","failed"]}}},"phase":{"type":"object","required":["key","kind","when","node"],"additionalProperties":false,"properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"phase"},"when":{"enum":["pre","post"]},"node":{"$ref":"#/$defs/iri"}}},"text":{"type":"string","maxLength":1000},"longText":{"type":"string","maxLength":20000}}};
 const schema32 = {"type":"string","pattern":"^(?!sy://)[A-Za-z][A-Za-z0-9+.-]*:[^\\s<>\"{}|\\\\^`]+$","description":"An absolute IRI, e.g. urn:switchyard:dag:compose-validate (sy:x names https://w3id.org/switchyard/vocab#x; sy:// is not allowed).","maxLength":2048};
 const schema33 = {"type":"string","maxLength":20000};
 const schema34 = {"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_-]*$","description":"A placement key: a letter or underscore, then letters, digits, '_' or '-'.","maxLength":200};
@@ -708,7 +708,7 @@ return errors === 0;
 }
 validate24.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema52 = {"type":"object","required":["key","kind","answers"],"additionalProperties":false,"description":"Parks an item until an outside answer names one of its answers (each an output, routed as usual) or the runtime policy's deadline for the placement passes (the output 'deadline', which must be routed).","properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"await"},"answers":{"type":"array","minItems":1,"maxItems":1000,"items":{"$ref":"#/$defs/name"},"description":"The outputs an answer may name, e.g. approved, rejected."},"into":{"$ref":"#/$defs/pointer","description":"Where an answer's data is written in the item's data; an await without it takes answers without data."},"routes":{"$ref":"#/$defs/routes"}}};
+const schema52 = {"type":"object","required":["key","kind","answers"],"additionalProperties":false,"description":"Parks an item until an outside answer names one of its answers (each an output, routed as usual) or the runtime policy's deadline for the placement passes (the output 'deadline', which must be routed).","properties":{"key":{"$ref":"#/$defs/key"},"label":{"$ref":"#/$defs/text"},"description":{"$ref":"#/$defs/longText"},"kind":{"const":"await"},"answers":{"type":"array","minItems":1,"maxItems":1000,"items":{"allOf":[{"$ref":"#/$defs/name"},{"not":{"const":"deadline"},"description":"'deadline' is the output the engine takes when an await's deadline passes; give the answer another name"}]},"description":"The outputs an answer may name, e.g. approved, rejected; not 'deadline', the output the engine takes when the deadline passes."},"into":{"$ref":"#/$defs/pointer","description":"Where an answer's data is written in the item's data; an await without it takes answers without data."},"routes":{"$ref":"#/$defs/routes"}}};
 const schema57 = {"type":"string","pattern":"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$","description":"A JSON pointer (RFC 6901) into the item's data; '' is the whole data. No segment may be __proto__, constructor or prototype.","maxLength":2048};
 const pattern16 = new RegExp("^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$", "u");
 
@@ -921,10 +921,10 @@ vErrors.push(err16);
 }
 errors++;
 }
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/answers",schemaPath:"#/properties/answers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.answers.type,parentSchema:schema52.properties.answers,data:data4};
+const _errs19 = errors;
+const _errs20 = errors;
+if("deadline" !== data5){
+const err17 = {};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -933,12 +933,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.into !== undefined){
-let data6 = data.into;
-if(typeof data6 === "string"){
-if(func2(data6) > 2048){
-const err18 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema57,data:data6};
+var valid8 = _errs20 === errors;
+if(valid8){
+const err18 = {instancePath:instancePath+"/answers/" + i0,schemaPath:"#/properties/answers/items/allOf/1/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema52.properties.answers.items.allOf[1].not,parentSchema:schema52.properties.answers.items.allOf[1],data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -947,8 +944,21 @@ vErrors.push(err18);
 }
 errors++;
 }
-if(!pattern16.test(data6)){
-const err19 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema57,data:data6};
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+}
+else {
+const err19 = {instancePath:instancePath+"/answers",schemaPath:"#/properties/answers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema52.properties.answers.type,parentSchema:schema52.properties.answers,data:data4};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -958,13 +968,37 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data6};
+if(data.into !== undefined){
+let data6 = data.into;
+if(typeof data6 === "string"){
+if(func2(data6) > 2048){
+const err20 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/maxLength",keyword:"maxLength",params:{limit: 2048},message:"must NOT have more than 2048 characters",schema:2048,parentSchema:schema57,data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
 else {
 vErrors.push(err20);
+}
+errors++;
+}
+if(!pattern16.test(data6)){
+const err21 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/pattern",keyword:"pattern",params:{pattern: "^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"},message:"must match pattern \""+"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$"+"\"",schema:"^(/(?!(?:__proto__|constructor|prototype)(?:/|$))([^~/]|~[01])*)*$",parentSchema:schema57,data:data6};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/into",schemaPath:"#/$defs/pointer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.type,parentSchema:schema57,data:data6};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
 }
 errors++;
 }
@@ -977,12 +1011,12 @@ errors = vErrors.length;
 }
 }
 else {
-const err21 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema52.type,parentSchema:schema52,data};
 if(vErrors === null){
-vErrors = [err21];
+vErrors = [err23];
 }
 else {
-vErrors.push(err21);
+vErrors.push(err23);
 }
 errors++;
 }

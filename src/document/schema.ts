@@ -148,6 +148,11 @@ function describe(error: ErrorObject): { pointer: string; text: string } {
         text: `${show(at)}: matches none or several of the allowed shapes — check its properties`,
       };
     }
+    case 'not': {
+      // A value the schema sets apart with `not`: its parent's description says why.
+      const why = typeof parent.description === 'string' ? parent.description : 'a value set apart';
+      return { pointer: at, text: `${show(at)}: ${quote(error.data)} is not allowed here — ${why}` };
+    }
     default:
       return { pointer: at, text: `${show(at)}: ${error.message ?? 'is invalid'} — correct it` };
   }

@@ -3,7 +3,7 @@
  * with a trace the counts and waits of a run. Parallel edges are merged, since Mermaid draws only one
  * label per pair of nodes in the same place.
  */
-import type { Dag, Placement, Route } from '../document/model.ts';
+import { AWAIT_DEADLINE_OUTPUT, type Dag, type Placement, type Route } from '../document/model.ts';
 import { escapeEdgeLabel, labelLines } from './mermaid-text.ts';
 import type { EdgeStyle } from './theme.ts';
 import { type DagTrace, edgeKey, retryWaits, type TracedKind } from './trace.ts';
@@ -37,7 +37,8 @@ export function formatMs(ms: number): string {
 
 /**
  * The edges one route draws, labelled and styled: a retry route draws its dashed edge and its exhaustion
- * edge. With a trace, each label counts the items that took the edge and the waits before retries.
+ * edge; an await's `deadline` route (unless a retry) a dotted edge of its own colour. With a trace, each
+ * label counts the items that took the edge and the waits before retries.
  */
 export function routeEdges(
   dag: Dag,
@@ -90,6 +91,10 @@ export function routeEdges(
     return edges;
   }
   const kindWord = route.kind === 'salvage' && route.output !== 'salvage' ? ['salvage'] : [];
+  if (placement.kind === 'await' && route.output === AWAIT_DEADLINE_OUTPUT) {
+    push(route.to, '-.->', [route.output, ...extra, ...kindWord], taken(route.kind), [], 'deadline');
+    return edges;
+  }
   const style = route.kind === 'salvage' ? 'salvage' : 'next';
   push(route.to, '-->', [route.output, ...extra, ...kindWord], taken(route.kind), [], style);
   return edges;

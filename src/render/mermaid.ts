@@ -1,7 +1,7 @@
 /**
- * Mermaid flowchart text for a DAG document: shapes by placement kind, retry edges dashed, exhaustion
- * edges thick, salvage edges in their own colour, and optionally a run trace drawn over it (with the waits
- * at gates before a placement on its node).
+ * Mermaid flowchart text for a DAG document: shapes by placement kind (an await a hexagon), retry edges
+ * dashed, exhaustion edges thick, salvage edges and an await's deadline edges in their own colour, and
+ * optionally a run trace drawn over it (with the waits at gates before a placement on its node).
  */
 import type { Dag, DagLibrary, Placement } from '../document/model.ts';
 import { type Edge, edgeLabel, formatMs, mergeParallel, routeEdges } from './mermaid-edges.ts';
@@ -44,6 +44,7 @@ const CLASS_ORDER = [
   'scatter',
   'gather',
   'embed',
+  'await',
   'completed',
   'failed',
   'phase',

@@ -5,6 +5,8 @@
  * effect on any run, and a library that later returns another object for an IRI gets that object admitted
  * before it runs.
  */
+
+import { awaitDeadlineProblems } from '../awaits/check.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { type Problem, SwitchyardError } from '../errors.ts';
 import { analyse } from '../graph/analyse.ts';
@@ -106,6 +108,7 @@ export class Admissions {
     const root = copyOf(start);
     const reached = reachableDags(root, view);
     admit(root, reached, this.registry, view);
+    refuseEndlessWaits(root, this.policy, view);
     // Only the copies that were analysed are remembered: a library that hands out a new object on every
     // call gets each one analysed when it is about to run.
     const analysed = new Set(reached);
@@ -126,6 +129,19 @@ export class Admissions {
     if (iris.size > 0) this.needs.set(prep, [...iris]);
     return prep;
   }
+}
+
+/**
+ * Refuses a run whose policy gives an await placement of its documents no deadline (`E_AWAIT_NO_DEADLINE`):
+ * an item nobody answers would wait for ever.
+ */
+function refuseEndlessWaits(root: Dag, policy: RuntimePolicy, library: DagLibrary | undefined): void {
+  const problems = awaitDeadlineProblems(root, policy, library === undefined ? {} : { library });
+  const first = problems[0];
+  if (first === undefined) return;
+  throw new SwitchyardError(first.code, `DAG '${root.id}' cannot run with this policy: ${first.message}`, {
+    problems,
+  });
 }
 
 /** The documents a run of `dag` may enter: itself and, transitively, the library documents it embeds or scatters over. */

@@ -4,7 +4,7 @@
  * page for a second or two, one of 1,000 placements for minutes. Above {@link DIAGRAM_LIMIT} the viewer sends
  * no diagram at all, and the page says so and how to draw it (`switchyard render`), showing the tables.
  */
-import type { Dag } from '../document/model.ts';
+import { AWAIT_DEADLINE_OUTPUT, type Dag } from '../document/model.ts';
 
 /** The most shapes and arrows (placements, start markers, edges) a diagram the page draws may have. */
 export const DIAGRAM_LIMIT = 300;
@@ -28,7 +28,10 @@ export function diagramTooLarge(dag: Dag, limit = DIAGRAM_LIMIT): DiagramTooLarg
   const arrows = new Set<string>();
   for (const placement of dag.placements) {
     for (const route of placement.routes) {
-      arrows.add(`${placement.key}\u0000${route.to}\u0000${route.kind}`);
+      // An await's deadline route has an arrow of its own (see `render/mermaid-edges.ts`).
+      const deadline =
+        placement.kind === 'await' && route.output === AWAIT_DEADLINE_OUTPUT && route.kind !== 'retry';
+      arrows.add(`${placement.key}\u0000${route.to}\u0000${deadline ? 'deadline' : route.kind}`);
       if (route.exhausted !== undefined)
         arrows.add(`${placement.key}\u0000${route.exhausted}\u0000exhausted`);
     }

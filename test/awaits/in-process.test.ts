@@ -118,3 +118,13 @@ describe('await placements in process', () => {
     expect(result.items[0]?.terminal).toBe('publish');
   });
 });
+
+describe('admission of await placements', () => {
+  it('refuses a run whose policy gives an await no deadline, naming it', async () => {
+    const dispatcher = createDispatcher({ nodes: [draft] });
+    await expect(dispatcher.run(reviewDag(), {})).rejects.toMatchObject({
+      code: 'E_AWAIT_NO_DEADLINE',
+      message: expect.stringContaining("'review'"),
+    });
+  });
+});

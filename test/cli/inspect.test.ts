@@ -141,4 +141,41 @@ describe('switchyard hash and export', () => {
     expect(code).toBe(2);
     expect(err).toContain('Allowed choices are compact, expanded, nquads');
   });
+
+  it("counts an await's deadline per visit in the worst-case time, and lists its waits, as text and JSON", async () => {
+    const args = ['inspect', 'dags/approval.jsonld', '--policy', 'dags/approval.policy.json'];
+    const { code, out } = await runCli(args);
+    expect(code).toBe(0);
+    expect(out).toMatch(/review\s+await\s+3 {2}answers approved \| rejected \| revise/);
+    expect(out).toContain(
+      'Await waits, each ended by its deadline when no answer comes (counted above):\n' +
+        '  await review: 3 visits, each ≤ 1440 min, ≤ 4320 min in all',
+    );
+    const json = await runCli([...args, '--json']);
+    const report = JSON.parse(json.out) as {
+      worstCaseTimeMs: number;
+      placements: { key: string; answers?: string[] }[];
+      awaitWaits: unknown[];
+    };
+    expect(report.placements.find((p) => p.key === 'review')?.answers).toEqual([
+      'approved',
+      'rejected',
+      'revise',
+    ]);
+    expect(report.awaitWaits).toEqual([
+      { dag: 'urn:switchyard:dag:approval', placement: 'review', visits: 3, deadlineMs: 86_400_000 },
+    ]);
+    // 3 waits of a day, 4 executions of 30 s (draft 3, escalate 1), the back-off before 2 revisions.
+    expect(report.worstCaseTimeMs).toBeGreaterThanOrEqual(3 * 86_400_000 + 4 * 30_000);
+  });
+
+  it('says an await with no deadline leaves the time unbounded', async () => {
+    const args = ['inspect', 'dags/approval.jsonld', '--policy', '-'];
+    const { code, out } = await runCli(args, undefined, {
+      stdin: '{ "defaults": { "deadlineMs": 1000 } , "placements": { "review": { "deadlineMs": null } } }',
+    });
+    expect(code).toBe(0);
+    expect(out).toContain("Worst-case time per item: unbounded — await placement 'review' has no deadline");
+    expect(out).toContain('await review: 3 visits, no deadline, so a wait nobody answers never ends');
+  });
 });

@@ -59,3 +59,54 @@ describe('switchyard validate', () => {
     expect(code).toBe(1);
   });
 });
+
+describe('switchyard validate, await placements', () => {
+  it('refuses an await without a deadline route, naming it', async () => {
+    const file = join(INVALID, 'E_AWAIT_DEADLINE_ROUTE.jsonld');
+    const { code, out } = await runCli(['validate', file]);
+    expect(out).toContain(
+      `${file}:14:7 error E_AWAIT_DEADLINE_ROUTE await placement 'approve' has no route on output 'deadline'`,
+    );
+    expect(out).toContain(
+      "add a route on output 'deadline' (e.g. to an escalation task or a failed terminal)",
+    );
+    expect(code).toBe(1);
+  });
+
+  it('accepts an await whose policy gives it a deadline', async () => {
+    const args = ['validate', 'dags/approval.jsonld', '--policy', 'dags/approval.policy.json'];
+    const { code, out } = await runCli(args);
+    expect(out).toBe('1 document and 1 policy checked: all valid, 0 errors, 0 warnings\n');
+    expect(code).toBe(0);
+  });
+
+  it('refuses a policy that gives an await no deadline, naming the placement and where to give one', async () => {
+    const args = ['validate', 'dags/approval.jsonld', '--policy', '-'];
+    const { code, out } = await runCli(args, undefined, {
+      stdin: '{ "placements": { "draft": { "deadlineMs": 5 } } }',
+    });
+    expect(out).toContain(
+      "<stdin> error E_AWAIT_NO_DEADLINE await placement 'review' has no deadline: give it deadlineMs in the policy's placements",
+    );
+    expect(out).toContain('1 document and 1 policy checked: 1 invalid, 1 error, 0 warnings');
+    expect(code).toBe(1);
+  });
+
+  it('points at the override whose null deadline leaves the await without one, in JSON too', async () => {
+    const policy =
+      '{\n  "defaults": { "deadlineMs": 5 },\n  "placements": {\n    "review": { "deadlineMs": null }\n  }\n}\n';
+    const args = ['validate', 'dags/approval.jsonld', '--policy', '-', '--json'];
+    const { code, out } = await runCli(args, undefined, { stdin: policy });
+    const reports = JSON.parse(out) as { kind?: string; problems: Record<string, unknown>[] }[];
+    expect(reports.find((r) => r.kind === 'policy')?.problems).toMatchObject([
+      { code: 'E_AWAIT_NO_DEADLINE', placement: 'review', pointer: '/placements/review', line: 4 },
+    ]);
+    expect(code).toBe(1);
+  });
+
+  it('without --policy checks only the deadline route: the deadline is the policy’s to give', async () => {
+    const { code, out } = await runCli(['validate', 'dags/approval.jsonld']);
+    expect(out).toBe('1 document checked: all valid, 0 errors, 0 warnings\n');
+    expect(code).toBe(0);
+  });
+});

@@ -21,6 +21,7 @@ interface WrittenDag {
   placements: {
     key: string;
     kind: string;
+    answers?: string[];
     routes?: { output: string; to: string; budget?: string; exhausted?: string }[];
   }[];
 }
@@ -45,6 +46,7 @@ function graphOf(quads: Quad[]) {
     objects(dagId, 'hasPlacement').map((node) => ({
       key: one(node, 'key'),
       kind: one(node, 'kind'),
+      answers: objects(node, 'answer').sort(),
       routes: objects(node, 'hasRoute').map((route) => ({
         output: one(route, 'output'),
         to: one(route, 'to'),
@@ -71,6 +73,7 @@ describe('a generic JSON-LD processor sees every placement and edge', () => {
     const written = raw.placements.map((p) => ({
       key: p.key,
       kind: p.kind,
+      answers: [...(p.answers ?? [])].sort(),
       routes: (p.routes ?? []).map((r) => ({
         output: r.output,
         to: r.to,
@@ -92,6 +95,7 @@ describe('a generic JSON-LD processor sees every placement and edge', () => {
     const expected = dag.placements.map((p) => ({
       key: p.key,
       kind: p.kind,
+      answers: p.kind === 'await' ? [...p.answers] : [],
       routes: p.routes.map((r) => ({
         output: r.output,
         to: r.to,

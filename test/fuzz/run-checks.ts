@@ -56,8 +56,13 @@ export async function checkRun(
   if (run.code !== 0 && run.code !== 1) return violations;
   if (run.out.trim() === '') {
     // A refusal of the policy or the input (its options or its item data) is theirs; one of the document
-    // contradicts `validate`.
-    if (/not a valid DAG|\bE_(?!(?:POLICY|INPUT|ITEM_DATA)(?:_[A-Z_]+)?\b)[A-Z_]+/.test(run.err)) {
+    // contradicts `validate`. An await with no deadline is the policy's to fix (`validate` without a policy
+    // cannot know it), and a case runs without one.
+    if (
+      /not a valid DAG|\bE_(?!(?:POLICY|INPUT|ITEM_DATA|AWAIT_NO_DEADLINE)(?:_[A-Z_]+)?\b)[A-Z_]+/.test(
+        run.err,
+      )
+    ) {
       add(
         'inconsistent',
         `run refused a document validate accepts: ${run.err.split('\n')[0]?.slice(0, 200)}`,

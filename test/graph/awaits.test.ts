@@ -121,7 +121,7 @@ describe('worst-case time of await placements', () => {
     const policy = resolvePolicy({
       defaults: { deadlineMs: 1000 },
       placements: { review: { deadlineMs: null } },
-    } as PolicyInput);
+    } as unknown as PolicyInput);
     const time = worstCaseTime(compiled, computeBounds(compiled), policy);
     expect(time.totalMs).toBeUndefined();
     expect(time.unboundedBecause).toContain("await placement 'review' has no deadline");
@@ -173,7 +173,7 @@ describe('awaitDeadlineProblems', () => {
     const policy = resolvePolicy({
       defaults: { deadlineMs: 5 },
       placements: { review: { deadlineMs: null } },
-    } as PolicyInput);
+    } as unknown as PolicyInput);
     const source = {
       file: 'p.json',
       locate: (pointer: string) => (pointer === '/placements/review' ? { line: 3, column: 5 } : undefined),

@@ -79,6 +79,17 @@ describe('rendering every document of dags/ with one browser', () => {
     expect(svgText(svg).replace(/ /g, '')).toContain('Validatedraft');
     expect(svg).toContain('#0f172a');
   });
+
+  it('draws an await as a hexagon with its answers, its deadline edge dotted in its colour', async () => {
+    const approval = dags.get('approval') as Dag;
+    const svg = new TextDecoder().decode(await renderer.render(toMermaid(approval), 'svg'));
+    expect(XMLValidator.validate(svg)).toBe(true);
+    const visible = svgText(svg).replace(/ /g, '');
+    expect(visible).toContain('await·approved|rejected|revise');
+    expect(visible).toContain('deadline');
+    expect(svg).toMatch(/<polygon[^>]*class="label-container"/);
+    expect(svg).toMatch(/stroke:#b45309[^"]*stroke-dasharray:2 4/);
+  });
 });
 
 describe('trace overlay in SVG', () => {

@@ -73,12 +73,59 @@ describe('toMermaid structure', () => {
           p.routes.filter((r) => r.kind === 'retry').map((r) => `${p.key} ${r.to}`),
         ),
       );
-      expect(edges.filter((l) => l.includes(' -.->')).length).toBe(pairs.size);
+      // An await's deadline route is dotted too, in its own colour (see the await test below).
+      const deadlines = d.placements.flatMap((p) =>
+        p.kind === 'await' ? p.routes.filter((r) => r.output === 'deadline' && r.kind !== 'retry') : [],
+      );
+      expect(edges.filter((l) => l.includes(' -.->')).length).toBe(pairs.size + deadlines.length);
       for (const route of retries) {
         expect(edges.some((l) => l.includes(' -.->') && l.includes(`${route.budget} ≤`))).toBe(true);
         expect(edges.some((l) => l.includes(' ==>') && l.includes(`${route.budget} exhausted`))).toBe(true);
       }
     }
+  });
+
+  it('draws an await as a hexagon of its own class, its deadline route dotted in the deadline colour', () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const lines = toMermaid(dag('approval'), { theme }).split('\n');
+      expect(lines).toContain(
+        '  n_review{{"Reviewer\'s answer<br/>await · approved #124; rejected #124; revise"}}',
+      );
+      expect(lines).toContain('  class n_review await');
+      expect(lines.some((l) => l.startsWith('  classDef await fill:'))).toBe(true);
+      const edges = lines.filter((l) => / (-->|-\.->|==>)/.test(l));
+      const deadline = edges.indexOf('  n_review -.->|"deadline"| n_escalate');
+      expect(deadline).toBeGreaterThanOrEqual(0);
+      const style = lines.find((l) => l.startsWith(`  linkStyle ${deadline} `));
+      expect(style).toContain(theme === 'light' ? 'stroke:#b45309' : 'stroke:#fbbf24');
+      expect(style).toContain('stroke-dasharray:2 4');
+    }
+  });
+
+  it("draws a retry route on an await's deadline as a retry, and a salvage one with its kind word", () => {
+    const base = dag('approval');
+    const withKind = (kind: 'retry' | 'salvage'): Dag => ({
+      ...base,
+      placements: base.placements.map((p) =>
+        p.key !== 'review'
+          ? p
+          : {
+              ...p,
+              routes: p.routes.map((r) =>
+                r.output !== 'deadline'
+                  ? r
+                  : kind === 'retry'
+                    ? { ...r, kind, to: 'draft', budget: 'revise', exhausted: 'escalate' }
+                    : { ...r, kind },
+              ),
+            },
+      ),
+    });
+    const salvage = toMermaid(withKind('salvage'));
+    expect(salvage).toContain('  n_review -.->|"deadline · salvage"| n_escalate');
+    const retry = toMermaid(withKind('retry'));
+    expect(retry).toContain('deadline · retry · revise ≤ 2');
+    expect(retry).not.toContain('stroke-dasharray');
   });
 
   it('merges parallel edges into one edge with a line per route, keeping linkStyle indices right', () => {

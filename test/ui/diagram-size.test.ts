@@ -13,7 +13,7 @@ import { DAGS } from './helpers.ts';
 function drawn(dag: Dag): { arrows: number; shapes: number } {
   const lines = toMermaid(dag).split('\n');
   const arrows = lines.filter((l) => / (-->|-\.->|==>)/u.test(l)).length;
-  const shapes = lines.filter((l) => /^ {2}[a-z]\w*[[(/\\]/u.test(l)).length;
+  const shapes = lines.filter((l) => /^ {2}[a-z]\w*[[(/\\{]/u.test(l)).length;
   return { arrows, shapes };
 }
 
@@ -30,6 +30,20 @@ describe('diagramTooLarge', () => {
     expect(size?.edges).toBe(arrows);
     expect((size?.placements ?? 0) + dag.entrypoints.length).toBe(shapes);
     expect(diagramTooLarge(dag)).toBeUndefined();
+  });
+
+  it("counts an await's deadline route as an arrow of its own beside a next route to the same placement", async () => {
+    const { dag } = await loadDagFile(join(DAGS, 'approval.jsonld'));
+    if (dag === undefined) throw new Error('approval.jsonld does not load');
+    const rejectedOnDeadline: Dag = {
+      ...dag,
+      placements: dag.placements.map((p) =>
+        p.key !== 'review'
+          ? p
+          : { ...p, routes: p.routes.map((r) => (r.output === 'deadline' ? { ...r, to: 'rejected' } : r)) },
+      ),
+    };
+    expect(diagramTooLarge(rejectedOnDeadline, 0)?.edges).toBe(drawn(rejectedOnDeadline).arrows);
   });
 
   it('draws a document of 50 generated placements, and not one of 100', () => {

@@ -4,7 +4,7 @@ import { type Count, computeBounds, countOf, formatCount } from '../../graph/bou
 import { compile } from '../../graph/compile.ts';
 import { findCycles } from '../../graph/cycles.ts';
 import type { GateWait } from '../../graph/gate-waits.ts';
-import { worstCaseTime } from '../../graph/worst-time.ts';
+import { type AwaitWait, worstCaseTime } from '../../graph/worst-time.ts';
 import { formatDuration } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
@@ -84,6 +84,26 @@ function gateLines(waits: readonly GateWait[], top: string): string[] {
   return lines;
 }
 
+/**
+ * What inspect says of the await placements: per await, the deadline that ends each visit's wait (an answer
+ * ends it sooner), its visits and their sum, which the worst-case time above counts.
+ */
+function awaitLines(waits: readonly AwaitWait[], top: string): string[] {
+  if (waits.length === 0) return [];
+  const lines = ['', 'Await waits, each ended by its deadline when no answer comes (counted above):'];
+  const ordered = [...waits].sort((a, b) => Number(a.dag !== top) - Number(b.dag !== top));
+  for (const w of ordered) {
+    const where = w.dag === top ? w.placement : `${w.dag}#${w.placement}`;
+    const visits = `${count(w.visits)} visits${w.dag === top ? '' : ' per run of its document'}`;
+    const each =
+      w.deadlineMs === undefined
+        ? 'no deadline, so a wait nobody answers never ends; set deadlineMs for it in the policy'
+        : `each ≤ ${waitFor(w.deadlineMs)}${w.visits === null ? '' : `, ≤ ${waitFor(w.deadlineMs * Number(w.visits))} in all`}`;
+    lines.push(`  await ${where}: ${visits}, ${each}`);
+  }
+  return lines;
+}
+
 /** `switchyard inspect <dag> [--policy p.json] [--json]`: structure, loops with their bounds, worst cases. */
 export async function inspectAction(
   file: string,
@@ -114,6 +134,7 @@ export async function inspectAction(
         placements: dag.placements.map((p) => ({
           key: p.key,
           kind: p.kind,
+          ...(p.kind === 'await' ? { answers: p.answers } : {}),
           worstCaseExecutions: countOf(bounds.perPlacement, p.key),
         })),
         routes: routes.map(({ from, route }) => ({ from, ...route })),
@@ -121,6 +142,7 @@ export async function inspectAction(
         worstCaseExecutionsPerItem: bounds.total,
         worstCaseTimeMs: time ? (time.totalMs ?? null) : undefined,
         gateWaits: time?.gateWaits,
+        awaitWaits: time?.awaitWaits,
         unboundedBecause: time?.unboundedBecause ?? bounds.unboundedBecause,
       }),
     );
@@ -134,7 +156,15 @@ export async function inspectAction(
   out.push(`Placements (${dag.placements.length})                worst-case executions per item`);
   for (const p of dag.placements) {
     const what =
-      'node' in p && p.node ? p.node : 'dag' in p && p.dag ? p.dag : p.kind === 'terminal' ? p.outcome : '';
+      'node' in p && p.node
+        ? p.node
+        : 'dag' in p && p.dag
+          ? p.dag
+          : p.kind === 'terminal'
+            ? p.outcome
+            : p.kind === 'await'
+              ? `answers ${p.answers.join(' | ')}`
+              : '';
     const child = bounds.children.get(p.key);
     const extra = child === undefined ? '' : `  (+ ${count(child)} per scattered child)`;
     out.push(
@@ -177,6 +207,7 @@ export async function inspectAction(
         : `Worst-case time per item with ${isDash(options.policy) ? STDIN_NAME : options.policy}: ${duration(time.totalMs)}${why}`,
     );
     out.push(...gateLines(time.gateWaits, dag.id));
+    out.push(...awaitLines(time.awaitWaits, dag.id));
   }
   io.out(out.join('\n'));
 }
