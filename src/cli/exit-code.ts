@@ -4,6 +4,8 @@
  * the input, a node module, a file to write) or a run did not complete, 2 when the command line itself is
  * wrong (an unknown option, a missing argument, a flag value that is not allowed). `archivist ask` adds 3
  * when the model provider refused the key or the model and the answer came from the catalog instead.
+ * `switchyard run`, `resume` and `answer` add 4 when the run stopped with every item left waiting for an
+ * answer (status `waiting`): nothing failed, and `switchyard answer` moves it on.
  */
 import { CommanderError } from 'commander';
 import { isSwitchyardError } from '../errors.ts';
@@ -19,6 +21,17 @@ export const EXIT_USAGE = 2;
  * catalog, without the model that was asked for.
  */
 export const EXIT_MODEL_REFUSED = 3;
+/**
+ * `switchyard run`, `resume` and `answer`: the run stopped with every item left parked at an await, waiting
+ * for an answer (run status `waiting`); stderr has the command that answers each.
+ */
+export const EXIT_WAITING = 4;
+
+/** The exit code of `run`, `resume` and `answer` for a run that ended with `status`. */
+export function runExitCode(status: string): number {
+  if (status === 'completed') return EXIT_OK;
+  return status === 'waiting' ? EXIT_WAITING : EXIT_PROBLEM;
+}
 
 /**
  * The exit code for an error that ended a command: commander's own errors and `E_USAGE` are usage errors,

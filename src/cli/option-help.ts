@@ -19,6 +19,10 @@ export const JSON_HELP = 'print the result as JSON';
 /** `--no-store` of `run` and `archivist`. */
 export const NO_STORE_HELP = 'record nothing: the run cannot be resumed or listed';
 
+/** `--keep-waiting` of `run` and `resume`. */
+export const KEEP_WAITING_HELP =
+  'once every item left waits for an answer at an await, keep the process running to take answers given from elsewhere (found in the store) and deadlines, instead of ending with the run waiting (exit 4)';
+
 /** `--policy <file>` of the commands that time a run. */
 export const POLICY_HELP = 'a runtime policy file (- for standard input)';
 

@@ -1,12 +1,13 @@
 /**
  * What the progress of a run says, counted from its events: the input items ended, the retries, each
  * item waiting out a back-off or a Retry-After (which placement it waits for, why, and until when on the
- * run's clock), and the items waiting at each gate key. Pure: the caller gives the clock's readings.
+ * run's clock), the items waiting at each gate key, and those waiting for an answer at an await. Pure: the caller gives the clock's readings.
  */
 import { clip } from '../document/limits.ts';
 import { GateWaitBook } from '../gates/gate-waits.ts';
 import type { RunEvent } from '../runtime/events.ts';
 import { countdown } from './countdown.ts';
+import { AwaitWaits } from './progress-awaits.ts';
 import { gateEndings, gateHeadline, gatePhrase } from './progress-gates.ts';
 
 export { countdown } from './countdown.ts';
@@ -34,8 +35,11 @@ export interface ProgressState {
    */
   readonly line: (now: number) => string;
   readonly waits: () => readonly Wait[];
-  /** The gate key most items wait at and why, without counts: see {@link gateHeadline}. */
-  readonly gateHeadline: () => string | undefined;
+  /**
+   * What a plain line is due for when it changes: the gate key most items wait at and why, without counts
+   * (see {@link gateHeadline}), and the number of items waiting for an answer.
+   */
+  readonly headline: () => string | undefined;
   /** When each wait that counts down ends, on the run's clock: retry waits, and closings items wait out. */
   readonly endings: (now: number) => readonly number[];
   /** The input items ended so far. */
@@ -77,6 +81,7 @@ export function progressState(
   let retries = 0;
   const waits = new Map<string, Wait>(waiting.map((w) => [w.item, w]));
   const gates = new GateWaitBook();
+  const awaits = new AwaitWaits();
   // Gate closings end at a wall time: this turns one into the run's clock time, as of the latest event.
   let wallOffset = 0;
   let lastWall = 0;
@@ -85,6 +90,7 @@ export function progressState(
       wallOffset = wallNow - now;
       lastWall = wallNow;
       gates.see(event);
+      awaits.see(event);
       if (event.type === 'run.end') {
         waits.clear();
         gates.clear();
@@ -111,14 +117,18 @@ export function progressState(
       const retried = retries === 0 ? '' : retries === 1 ? ', 1 retry' : `, ${retries} retries`;
       const counted = `${name}: ${ended}/${total} items ended${retried}`;
       const gated = gatePhrase(gates, now + wallOffset);
-      const head = gated === undefined ? counted : `${counted}; ${gated}`;
+      const answering = awaits.phrase(now + wallOffset);
+      const head = [counted, gated, answering].filter((p) => p !== undefined).join('; ');
       const first = [...waits.values()].sort((a, b) => a.until - b.until)[0];
       if (first === undefined) return head;
       const more = waits.size > 1 ? `, ${waits.size - 1} more waiting` : '';
       return `${head}; item ${first.item} waits ${countdown(first.until - now)} before ${first.placement} (${why(first)})${more}`;
     },
     waits: () => [...waits.values()],
-    gateHeadline: () => gateHeadline(gates, lastWall),
+    headline: () => {
+      const gate = gateHeadline(gates, lastWall);
+      return awaits.size === 0 ? gate : `${gate ?? ''}; ${awaits.size} waiting for an answer`;
+    },
     endings: (now) => [
       ...[...waits.values()].map((w) => w.until),
       ...gateEndings(gates, now + wallOffset).map((wall) => wall - wallOffset),

@@ -24,7 +24,7 @@ export interface PrintOptions {
 /** Prints `result` on `io.out`. */
 export function printRunResult(io: CliIO, result: RunResult, options: PrintOptions): void {
   if (options.json) {
-    const { items: ended, failures, aborted, ...rest } = result;
+    const { items: ended, failures, aborted, waiting, ...rest } = result;
     io.out(
       safeStringify(
         {
@@ -35,6 +35,7 @@ export function printRunResult(io: CliIO, result: RunResult, options: PrintOptio
           items: ended.map(({ state, ...item }) => ({ ...item, budgets: state.budgets })),
           failures: failures.map(({ state, ...failure }) => ({ ...failure, data: state.data })),
           aborted: aborted.map(({ state, ...entry }) => entry),
+          ...(waiting === undefined ? {} : { waiting: waiting.map(({ state, ...entry }) => entry) }),
         },
         2,
       ),

@@ -1,7 +1,8 @@
 /**
  * The progress of `run` and `resume` on stderr. On a terminal: a spinner line with the input items ended,
  * the retries, the items waiting at a gate (how many, at which key, why, and the countdown of its closing),
- * and the item that waits out a back-off or a Retry-After, which placement it waits for, why, and a
+ * the items waiting for an answer at an await (how many, where, when the first deadline comes), and the
+ * item that waits out a back-off or a Retry-After, which placement it waits for, why, and a
  * countdown. Off a terminal, nothing, unless `--progress` asks for plain lines: one when a wait of a second
  * or more starts, one when items wait at another gate key or for another reason (its closing, its pace, its
  * concurrency), one every ten seconds while a wait counts down, one when the ended count changes.
@@ -90,7 +91,7 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
     } else {
       printedAt = now;
       printedEnded = state.ended();
-      printedGates = state.gateHeadline();
+      printedGates = state.headline();
       io.err(`switchyard: ${line}`);
     }
   };
@@ -145,9 +146,9 @@ export function runProgress(options: RunProgressOptions, io: Pick<CliIO, 'err' |
         return;
       }
       // Plain lines: a wait worth reading about starts, items wait at another gate key or for another reason,
-      // or the count of ended items moves (or is first known).
+      // the number of items waiting for an answer moves, or the count of ended items moves (or is first known).
       const waitStarts = event.type === 'retry.scheduled' && event.delayMs >= PLAIN_WAIT_MS;
-      const gates = state.gateHeadline();
+      const gates = state.headline();
       const gatesMoved = gates !== undefined && gates !== printedGates;
       if (waitStarts || gatesMoved || state.ended() !== printedEnded) refresh();
     },

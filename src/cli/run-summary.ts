@@ -72,6 +72,9 @@ function itemLines(result: RunResult, errors: ReadonlyMap<string, ItemErrors>): 
     failedIds.add(a.item);
     lines.push(`  aborted: item ${a.item} at '${a.placement}' (waiting for ${a.waitingFor})`);
   }
+  for (const w of result.waiting ?? []) {
+    lines.push(`  waiting: item ${w.item} at '${w.placement}' for an answer`);
+  }
   for (const item of result.items) {
     const seen = errors.get(item.id);
     if (item.outcome === 'failed') {

@@ -8,6 +8,7 @@ import { type Edge, edgeLabel, formatMs, mergeParallel, routeEdges } from './mer
 import { escapeComment, escapeEdgeLabel, escapeNodeLabel, labelLines, mermaidId } from './mermaid-text.ts';
 import { edgeStyle, initDirective, palette, type Theme } from './theme.ts';
 import type { DagTrace, GateWaitTrace, TraceSummary } from './trace.ts';
+import { type AwaitWaitTrace, awaitLine } from './trace-await-waits.ts';
 
 /** Options of {@link toMermaid}. */
 export interface MermaidOptions {
@@ -161,7 +162,10 @@ function emitDag(
       emitDag(builder, child, [...path, placement.key], `${indent}  `, [...stack, child.id]);
       builder.lines.push(`${indent}end`);
     } else {
-      emitNode(builder, placement, ref(placement.key), indent, visits, trace?.gateWaits.get(placement.key));
+      emitNode(builder, placement, ref(placement.key), indent, visits, {
+        gated: trace?.gateWaits.get(placement.key),
+        answered: trace?.awaitWaits.get(placement.key),
+      });
       mark(kindClass(placement), ref(placement.key));
     }
     if (traced) mark(visits > 0 ? 'visited' : 'dim', ref(placement.key));
@@ -187,12 +191,14 @@ function emitNode(
   id: string,
   indent: string,
   visits: number,
-  gated?: GateWaitTrace,
+  waits: { readonly gated?: GateWaitTrace | undefined; readonly answered?: AwaitWaitTrace | undefined } = {},
 ): void {
   const hint = kindHint(placement) + (visits > 0 ? ` · ×${visits}` : '');
   const lines = [placement.label ?? placement.key, hint];
-  const waited = gated === undefined ? undefined : gateLine(gated);
+  const waited = waits.gated === undefined ? undefined : gateLine(waits.gated);
   if (waited !== undefined) lines.push(waited);
+  const answered = waits.answered === undefined ? undefined : awaitLine(waits.answered, formatMs);
+  if (answered !== undefined) lines.push(answered);
   const text = labelLines(lines.map(escapeNodeLabel));
   const [open, close] = SHAPES[placement.kind];
   builder.lines.push(`${indent}${id}${open}"${text}"${close}`);

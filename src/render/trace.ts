@@ -10,10 +10,12 @@ import { decodeUtf8OrThrow } from '../document/decode-text.ts';
 import type { RouteKind } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { RetryScheduledEvent, RouteEvent, RunEvent } from '../runtime/events.ts';
+import { AwaitWaitTally, type AwaitWaitTrace } from './trace-await-waits.ts';
 import { GateWaitTally, type GateWaitTrace } from './trace-gate-waits.ts';
 import { parseTrace } from './trace-parse.ts';
 import { WaitBook } from './trace-waits.ts';
 
+export type { AwaitWaitTrace } from './trace-await-waits.ts';
 export type { GateWaitTrace } from './trace-gate-waits.ts';
 export { parseTrace } from './trace-parse.ts';
 
@@ -71,6 +73,8 @@ export interface DagTrace {
   readonly salvages: ReadonlyMap<string, SalvageTrace>;
   /** Placement key → the waits at gates before its executions. */
   readonly gateWaits: ReadonlyMap<string, GateWaitTrace>;
+  /** Await placement key → its items' waits for answers, and how each ended. */
+  readonly awaitWaits: ReadonlyMap<string, AwaitWaitTrace>;
 }
 
 /** A trace summed up per DAG IRI. */
@@ -119,7 +123,7 @@ interface MutableDagTrace {
 }
 
 /**
- * Sums up events per DAG IRI: visits, edges taken, retry waits, waits at gates, salvages; linear in the
+ * Sums up events per DAG IRI: visits, edges taken, retry waits, waits at gates and for answers, salvages; linear in the
  * number of events.
  * @example
  * const summary = summariseTrace(parseTrace(text));
@@ -136,11 +140,13 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
   };
   const waits = new WaitBook();
   const gateWaits = new GateWaitTally();
+  const awaitWaits = new AwaitWaitTally();
   // The last edge each item took: a salvage event follows the route event of the edge it came along.
   const lastRoute = new Map<string, RouteEvent>();
   events.forEach((event, index) => {
     waits.see(event);
     gateWaits.see(event);
+    awaitWaits.see(event);
     switch (event.type) {
       case 'placement.start': {
         const visits = of(event.dag).visits;
@@ -209,7 +215,12 @@ export function summariseTrace(events: readonly RunEvent[]): TraceSummary {
     for (const [key, route] of trace.retries) {
       retries.set(key, { ...route, ...waits.waitsOf(`${iri}\u0000${key}`) });
     }
-    summary.set(iri, { ...trace, retries, gateWaits: gateWaits.waitsOf(iri) });
+    summary.set(iri, {
+      ...trace,
+      retries,
+      gateWaits: gateWaits.waitsOf(iri),
+      awaitWaits: awaitWaits.waitsOf(iri),
+    });
   }
   return { dags: summary };
 }

@@ -3,6 +3,7 @@
  * one run as its page shows it, and a server-sent event stream that pushes a run's new events while it goes on.
  */
 import { stream, streamSSE } from 'hono/streaming';
+import type { AnswerCommandContext } from '../cli/parked.ts';
 import { runRow } from '../cli/runs/views.ts';
 import { isSwitchyardError } from '../errors.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
@@ -12,7 +13,7 @@ import { runDetail } from './run-detail.ts';
 import { endQuietly } from './sse.ts';
 import type { StoreAccess } from './store-access.ts';
 
-const STATUSES: readonly RunStatus[] = ['running', 'completed', 'failed', 'aborted'];
+const STATUSES: readonly RunStatus[] = ['running', 'waiting', 'completed', 'failed', 'aborted'];
 
 /** Runs per page when the request does not say. */
 export const DEFAULT_RUNS_PAGE = 50;
@@ -24,6 +25,8 @@ export interface RunApiOptions {
   readonly now?: () => number;
   /** How often a live stream looks for new events; default 250 ms. */
   readonly pollMs?: number;
+  /** Where the commands that answer parked items find the store; default the current folder's. */
+  readonly answering?: AnswerCommandContext;
 }
 
 /** A JSON error the page shows as one line. */
@@ -109,7 +112,7 @@ export function addRunRoutes(app: ViewerHono, access: StoreAccess, options: RunA
       if (run === undefined) {
         return problem(c, 404, 'E_RESUME_UNKNOWN_RUN', `no run '${id}' in ${access.shown}`);
       }
-      return c.json(await runDetail(store, run, now()));
+      return c.json(await runDetail(store, run, now(), options.answering));
     }),
   );
 

@@ -110,7 +110,8 @@ export function shownItems(
   positions: ReadonlyMap<string, GatePosition> = new Map(),
 ): ShownItem[] {
   const left = run.status === 'aborted' ? 'aborted' : run.status === 'running' ? 'stalled' : 'stopped';
-  const moving = run.status === 'running' && !isStalled(run);
+  // A run waiting for answers holds no process, yet its parked items wait as they would in one.
+  const moving = (run.status === 'running' && !isStalled(run)) || run.status === 'waiting';
   const known = new Set(run.items.map((item) => item.id));
   const items: ShownItem[] = run.items.map((item): ShownItem => {
     if (item.status === 'ended') return { ...item, state: endedState(item) };
@@ -138,7 +139,7 @@ export function stopEntries(
   events: readonly RunEvent[],
 ): Map<string, TimelineEntry> {
   const entries = new Map<string, TimelineEntry>();
-  if (run.status === 'running') return entries;
+  if (run.status === 'running' || run.status === 'waiting') return entries;
   const start = events[0]?.time ?? 0;
   const end = events.findLast((e) => e.type === 'run.end') ?? events.at(-1);
   const atMs = Math.max(0, (end?.time ?? start) - start);

@@ -1,7 +1,8 @@
 /**
  * Follows one run for a server-sent event stream: polls the store for the events after the last one sent,
  * says `ready` once it follows the store, `changed` when the run stalls or moves on again without an event (a
- * process that stops renewing its lease leaves none), and `end` when the run ends, leaves the store (pruned)
+ * process that stops renewing its lease leaves none), and `end` when the run ends (a run waiting for an
+ * answer has not: it is followed until an answer moves it on and it ends), leaves the store (pruned)
  * or the store file is removed or replaced. SQLite's WAL lets this read-only reader see each commit of the
  * process that runs the run.
  */
@@ -72,7 +73,8 @@ export async function followRun(stream: SSEStreamingApi, options: FollowOptions)
     // Said once the stream follows the store: a client may count on what it reads from then on.
     if (file === undefined) await stream.writeSSE({ event: 'ready', data: '{}' });
     file = seen.file;
-    if (seen.run.status !== 'running') {
+    // A waiting run moves on again once answered: followed until it ends.
+    if (seen.run.status !== 'running' && seen.run.status !== 'waiting') {
       await stream.writeSSE({ event: 'end', data: JSON.stringify({ status: seen.run.status }) });
       return;
     }

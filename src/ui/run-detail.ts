@@ -1,8 +1,10 @@
 /**
- * A run's page as data: what `switchyard runs show` reports (each item's place, retries, waits, budgets),
+ * A run's page as data: what `switchyard runs show` reports (each item's place, retries, waits, budgets, the
+ * items parked at awaits with their tokens and the commands that answer them),
  * each item's timeline, each gate key's timeline, and the run's path drawn over its DAG as `render --run` draws it, from the documents
  * the run recorded.
  */
+import type { AnswerCommandContext } from '../cli/parked.ts';
 import { type RunView, runView } from '../cli/runs/views.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { toMermaid } from '../render/mermaid.ts';
@@ -68,12 +70,18 @@ function recordedLibrary(run: RunRecord): DagLibrary {
 }
 
 /**
- * Reads run `run` from `store` as its page shows it, at wall time `now`.
+ * Reads run `run` from `store` as its page shows it, at wall time `now`; `answering` says where the
+ * commands that answer its parked items find the store.
  * @example
  * const detail = await runDetail(store, run, Date.now());
  */
-export async function runDetail(store: RunStore, run: RunRecord, now: number): Promise<RunDetail> {
-  const [view, records] = await Promise.all([runView(store, run, now), store.readEvents(run.id)]);
+export async function runDetail(
+  store: RunStore,
+  run: RunRecord,
+  now: number,
+  answering?: AnswerCommandContext,
+): Promise<RunDetail> {
+  const [view, records] = await Promise.all([runView(store, run, now, answering), store.readEvents(run.id)]);
   const events = parseTrace(records.map((r) => JSON.stringify(r.body)).join('\n'), `run ${run.id}`);
   const gates = gatesOfRun(events);
   const items = shownItems(view, gates.positions);

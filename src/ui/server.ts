@@ -101,7 +101,8 @@ export async function startViewer(options: ViewerOptions): Promise<Viewer> {
     folderShown: shown(dags, cwd),
     hosts: allowedHosts(host),
     ...(options.onBug === undefined ? {} : { onBug: options.onBug }),
-    ...(options.runs === undefined ? {} : { runs: options.runs }),
+    // The commands that answer a parked item name the store as the viewer was told it.
+    runs: { answering: { storePath: store, cwd }, ...options.runs },
   });
   const server = createAdaptorServer({ fetch: app.fetch, hostname: host });
   try {

@@ -1,6 +1,6 @@
 /**
  * Each item's timeline, from a run's events: the placements it ran, the routes it took, its retries with
- * their reasons, its back-off and Retry-After waits, its waits at gates, deadlines that fired, salvage, and
+ * their reasons, its back-off and Retry-After waits, its waits at gates and for answers at awaits, deadlines that fired, salvage, and
  * how it ended. And each gate key's timeline: its closings (when, until when, why, the Retry-After it
  * honours) and reopenings.
  */
@@ -21,6 +21,7 @@ export type EntryKind =
   | 'aborted'
   | 'warning'
   | 'gate'
+  | 'await'
   | 'closed'
   | 'opened';
 
@@ -213,6 +214,28 @@ function entryOf(event: RunEvent, atMs: number): TimelineEntry | undefined {
         untilMs: event.untilMs,
         ...(event.hintMs === undefined ? {} : { hintMs: event.hintMs }),
         text: `closed gate ${event.key} until ${wall(event.untilMs)} (${closingWhy(event)})`,
+      };
+    case 'await.parked':
+      return {
+        ...base,
+        kind: 'await',
+        placement: event.placement,
+        untilMs: event.deadlineAt,
+        text: `${event.resumed === true ? 'still waits' : 'waits'} for an answer at ${event.placement} (${event.answers.join(' | ')}, token ${event.token}) until ${wall(event.deadlineAt)}`,
+      };
+    case 'await.answered':
+      return {
+        ...base,
+        kind: 'await',
+        placement: event.placement,
+        text: `answered ${event.output} at ${event.placement} after ${formatMs(event.waitedMs)}${event.early === true ? ' (answer given before it parked)' : ''}`,
+      };
+    case 'await.expired':
+      return {
+        ...base,
+        kind: 'deadline',
+        placement: event.placement,
+        text: `no answer at ${event.placement} within ${formatMs(event.waitedMs)}: its deadline routes it`,
       };
     case 'warning':
       return {

@@ -9,9 +9,11 @@ import type { RunResult } from '../../runtime/run.ts';
 import type { RunRecord, RunStore } from '../../store/types.ts';
 import type { SetExit } from '../commands/index.ts';
 import type { ResumeCommandOptions } from '../commands/resume.ts';
+import { runExitCode } from '../exit-code.ts';
 import type { CliIO } from '../io.ts';
 import { loadNodeModule } from '../node-modules.ts';
 import { displayPath } from '../output.ts';
+import { tellParked } from '../parked.ts';
 import { loadPolicyFor, type PolicyIO } from '../policy-file.ts';
 import type { Wait } from '../progress-state.ts';
 import { type RecordedDocuments, recordedDocuments } from '../run-documents.ts';
@@ -104,7 +106,7 @@ export async function resumeAction(
     // An unknown, finished or newer run is refused by the engine with its own line; its files are not read.
     const live =
       record !== undefined &&
-      (record.status === 'running' || record.status === 'aborted') &&
+      (record.status === 'running' || record.status === 'aborted' || record.status === 'waiting') &&
       record.formatVersion <= RUN_FORMAT_VERSION;
     const documents = live ? await recordedDocuments(record, io.cwd, nodes) : undefined;
     // Said once the run goes on: a resume the engine refuses is its one line, nothing else.
@@ -145,6 +147,7 @@ export async function resumeAction(
       result = await dispatcher.resume(runId, {
         signal: interrupt.signal,
         onEvent,
+        whenParked: options.keepWaiting === true ? 'wait' : 'stop',
         ...(deadlineMs === undefined ? {} : { deadlineMs }),
         ...(documents?.dag === undefined ? {} : { dag: documents.dag }),
       });
@@ -171,5 +174,6 @@ export async function resumeAction(
     interrupt.interrupted(),
     resumeCommand(runId, options.nodes, path, io.cwd),
   );
-  setExit(result.status === 'completed' ? 0 : 1);
+  tellParked(io.err, result, { nodes: options.nodes, storePath: path, cwd: io.cwd }, systemClock.wallNow());
+  setExit(runExitCode(result.status));
 }

@@ -7,9 +7,11 @@ import type { RunResult } from '../../runtime/run.ts';
 import { printViewerUrl } from '../../ui/discovery.ts';
 import type { SetExit } from '../commands/index.ts';
 import type { RunCommandOptions } from '../commands/run.ts';
+import { runExitCode } from '../exit-code.ts';
 import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
 import { loadNodeModule } from '../node-modules.ts';
+import { IN_MEMORY_AWAIT_NOTE, tellParked } from '../parked.ts';
 import { policyFor } from '../policy-file.ts';
 import { openEvents } from '../run-events.ts';
 import { claimRunStdio, runFlags, summaryIO } from '../run-flags.ts';
@@ -80,7 +82,12 @@ export async function runAction(
       },
       io,
     );
+    let noted = false;
     const onEvent = (event: RunEvent) => {
+      if (event.type === 'await.parked' && recorded === undefined && !noted) {
+        noted = true;
+        io.err(`switchyard: ${IN_MEMORY_AWAIT_NOTE}`);
+      }
       errors.onEvent(event);
       progress.onEvent(event);
       events?.write(event);
@@ -94,6 +101,8 @@ export async function runAction(
           signal: interrupt.signal,
           ...(deadlineMs === undefined ? {} : { deadlineMs }),
           ...durable,
+          // Recorded, a run whose items all wait for answers holds no process: the store keeps them.
+          ...(recorded === undefined ? {} : { whenParked: options.keepWaiting === true ? 'wait' : 'stop' }),
           onEvent,
         },
       );
@@ -115,6 +124,12 @@ export async function runAction(
   if (recorded !== undefined) {
     const again = resumeCommand(result.runId, nodesModule, recorded.path, io.cwd);
     resumeHint(io.err, result.status, interrupt.interrupted(), again);
+    tellParked(
+      io.err,
+      result,
+      { nodes: nodesModule, storePath: recorded.path, cwd: io.cwd },
+      systemClock.wallNow(),
+    );
   }
-  setExit(result.status === 'completed' ? 0 : 1);
+  setExit(runExitCode(result.status));
 }

@@ -109,10 +109,15 @@ export async function listRunsAction(options: RunsCliOptions, io: CliIO): Promis
 /** Carries out `switchyard runs show <id>`: one run item by item. */
 export async function showRunAction(id: string, options: RunsCliOptions, io: CliIO): Promise<void> {
   await withStore(io, options, false, async (store, shown) => {
+    const answering =
+      options.redis === undefined
+        ? { storePath: storePathOf(options, process.env, io.cwd), cwd: io.cwd }
+        : { redis: shown, cwd: io.cwd };
     const view = await runView(
       store,
       await findRun(store, id, shown, listCommand(options, shown)),
       systemClock.wallNow(),
+      answering,
     );
     if (options.json === true) io.out(JSON.stringify(view, null, 2));
     else for (const line of runText(view, io.cwd)) io.out(line);
@@ -132,7 +137,8 @@ export async function runEventsAction(id: string, options: RunsCliOptions, io: C
 /** Carries out `switchyard runs prune --older-than <age>`: deletes old ended runs and gives the space back. */
 export async function pruneRunsAction(options: RunsCliOptions, io: CliIO): Promise<void> {
   const age = parseAge(options.olderThan ?? '', '--older-than');
-  const statuses = statusesOf(options.status, ENDED_STATUSES) ?? ENDED_STATUSES;
+  // A waiting run is pruned only when named: it holds items that wait for answers.
+  const statuses = statusesOf(options.status, [...ENDED_STATUSES, 'waiting']) ?? ENDED_STATUSES;
   const olderThan = systemClock.wallNow() - age;
   await withStore(io, options, true, async (store, shown) => {
     const result = await store.prune({ olderThan, statuses });

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
+import { registerAnswer } from './answer.ts';
 import { registerExport } from './export.ts';
 import { registerHash } from './hash.ts';
 import { registerInspect } from './inspect.ts';
@@ -22,6 +23,7 @@ export function registerCommands(program: Command, io: CliIO, setExit: SetExit):
   registerExport(program, io);
   registerRun(program, io, setExit);
   registerResume(program, io, setExit);
+  registerAnswer(program, io, setExit);
   registerRender(program, io, setExit);
   registerRuns(program, io);
   registerUi(program, io);

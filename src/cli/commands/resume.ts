@@ -4,6 +4,7 @@ import {
   addProgressOptions,
   EVENTS_STDOUT_HELP,
   JSON_HELP,
+  KEEP_WAITING_HELP,
   NODES_HELP,
   POLICY_HELP,
 } from '../option-help.ts';
@@ -20,6 +21,8 @@ export interface ResumeCommandOptions {
   readonly deadline?: string;
   readonly virtualTime?: boolean;
   readonly seed?: string;
+  /** Keep the process waiting once every item left is parked at an await (`whenParked: 'wait'`). */
+  readonly keepWaiting?: boolean;
   /** `--progress` (true) or `--no-progress` (false); undefined: on a terminal only. */
   readonly progress?: boolean;
 }
@@ -29,7 +32,7 @@ export interface ResumeCommandOptions {
  * crash, a kill or Ctrl-C. The run's DAG is read again from the file it was recorded from (and the
  * documents it embeds from theirs), and must be the same document (`E_RESUME_DAG_CHANGED` otherwise); when
  * the file is gone, the document recorded with the run is used. Prints the summary `run` prints; exit 0
- * when the run completed. Refused with one line: an unknown run, a finished one, a changed document, a run
+ * when the run completed, 4 when it stops again with its items waiting for answers (as `run`). Refused with one line: an unknown run, a finished one, a changed document, a run
  * another live process holds, a run recorded by a newer version, a node the module no longer registers.
  * @example
  * switchyard resume 3f2c…e1 --nodes nodes/demo.ts
@@ -55,7 +58,8 @@ export function registerResume(program: Command, io: CliIO, setExit: SetExit): v
         'after it, take no real time',
     )
     .option('--seed <n>', 'seed the back-off jitter of the waits from here on')
-    .option('--json', JSON_HELP);
+    .option('--json', JSON_HELP)
+    .option('--keep-waiting', KEEP_WAITING_HELP);
   addStoreOption(addProgressOptions(command)).action(async (runId: string, options: ResumeCommandOptions) => {
     const { resumeAction } = await import('../actions/resume.ts');
     await resumeAction(runId, options, io, setExit);

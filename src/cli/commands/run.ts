@@ -4,6 +4,7 @@ import {
   addProgressOptions,
   EVENTS_STDOUT_HELP,
   JSON_HELP,
+  KEEP_WAITING_HELP,
   NO_STORE_HELP,
   NODES_HELP,
   POLICY_HELP,
@@ -28,6 +29,8 @@ export interface RunCommandOptions {
   readonly redis?: string;
   readonly wait?: boolean;
   readonly queue?: string;
+  /** Keep the process waiting once every item left is parked at an await (`whenParked: 'wait'`). */
+  readonly keepWaiting?: boolean;
   /** `--progress` (true) or `--no-progress` (false); undefined: on a terminal only. */
   readonly progress?: boolean;
 }
@@ -39,7 +42,9 @@ export interface RunCommandOptions {
  * completed, 1 when any item failed or was aborted, or the document or input is wrong.
  *
  * The run is recorded in a store (`--store`, else `$SWITCHYARD_STORE`, else `.switchyard/runs.db`; `--no-store`
- * records nothing), so that `switchyard resume <run-id>` goes on with it after a crash or Ctrl-C.
+ * records nothing), so that `switchyard resume <run-id>` goes on with it after a crash or Ctrl-C. A recorded
+ * run whose items left all wait for an answer at an await ends `waiting` (exit 4), printing on stderr the
+ * `switchyard answer` command of each; `--keep-waiting` keeps the process for answers and deadlines instead.
  *
  * With `--redis <url>` the run is carried by `switchyard worker`s on that Redis instead of this process and
  * recorded in that Redis: this process prints the run id and how to follow it, and exits 0 once the run is
@@ -76,6 +81,7 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
     )
     .option('--seed <n>', 'seed the back-off jitter, so the same run waits the same delays')
     .option('--json', JSON_HELP)
+    .option('--keep-waiting', KEEP_WAITING_HELP)
     .option('--redis <url>', 'submit the run to `switchyard worker`s on this Redis (redis://host:port)')
     .option(
       '--wait',

@@ -5,7 +5,7 @@ import type { CliIO } from '../io.ts';
 import { addStoreOption } from '../store-option.ts';
 
 /** The statuses `runs --status` takes. */
-export const STATUSES: readonly RunStatus[] = ['running', 'completed', 'failed', 'aborted'];
+export const STATUSES: readonly RunStatus[] = ['running', 'waiting', 'completed', 'failed', 'aborted'];
 
 /** How many runs `runs` lists without `--limit`. */
 export const DEFAULT_LIMIT = 20;
@@ -89,7 +89,7 @@ export function registerRuns(program: Command, io: CliIO): void {
       .requiredOption('--older-than <age>', 'an age: 30d, 12h, 15m or 90s')
       .option(
         '--status <status...>',
-        `only runs with these statuses (default: ${ENDED_STATUSES.join(', ')})`,
+        `only runs with these statuses (default: ${ENDED_STATUSES.join(', ')}; waiting only when named)`,
       ),
   ).action(async (_options: RunsCliOptions, command: Command) => {
     await (await actions()).pruneRunsAction(optionsOf(command), io);

@@ -2,6 +2,7 @@
 import type { ItemEnding } from '../../store/types.ts';
 import { formatDuration, plural } from '../format.ts';
 import { displayPath } from '../output.ts';
+import type { ParkedView, PendingAnswerView } from './await-views.ts';
 import type { GateKeyStateView, GateWaitView } from './gate-views.ts';
 import type { ItemView, RunRow, RunView } from './views.ts';
 
@@ -29,7 +30,7 @@ export function runTable(rows: readonly RunRow[], more: boolean): string[] {
     ['ID', 'STATUS', 'DAG', 'CREATED', 'DURATION', 'ITEMS'],
     ...rows.map((r) => [
       r.id,
-      r.status,
+      r.status === 'waiting' ? 'waiting (answer)' : r.status,
       r.dag,
       r.createdAt,
       r.durationMs === undefined ? '-' : formatDuration(r.durationMs),
@@ -37,6 +38,11 @@ export function runTable(rows: readonly RunRow[], more: boolean): string[] {
     ]),
   ]);
   if (more) table.push('(more runs match: raise --limit to see them)');
+  if (rows.some((r) => r.status === 'waiting')) {
+    table.push(
+      '(a waiting run holds no process until an answer: `switchyard runs show <id>` says how to answer it)',
+    );
+  }
   return table;
 }
 
@@ -135,6 +141,23 @@ function itemLines(item: ItemView): string[] {
   return lines;
 }
 
+/** The lines of the items parked at awaits, and of the answers recorded that no item has taken yet. */
+function awaitLines(parked: readonly ParkedView[], answers: readonly PendingAnswerView[]): string[] {
+  const lines: string[] = [];
+  for (const p of parked) {
+    lines.push(
+      `  await    item ${p.item} at ${p.placement} (visit ${p.visit}) token ${p.token}, expects ${p.answers.join(' | ')}, deadline ${p.deadline} (${p.deadlineIn})`,
+      `           ${p.command}`,
+    );
+  }
+  for (const a of answers) {
+    lines.push(
+      `  answered ${a.token} with ${a.output} at ${a.answeredAt}, not taken yet${a.data === undefined ? '' : ` (data ${JSON.stringify(a.data).slice(0, DATA_WIDTH)})`}`,
+    );
+  }
+  return lines;
+}
+
 /** A run for people: its record, then each item; the DAG's file is shown relative to `cwd` when below it. */
 export function runText(view: RunView, cwd: string): string[] {
   const lines = [`run ${view.id}  ${view.status}`];
@@ -168,6 +191,7 @@ export function runText(view: RunView, cwd: string): string[] {
     `${plural(view.items.length, 'item')} recorded${counts.length ? ` (${counts.join(', ')})` : ''}`,
   );
   for (const key of view.gates) field('gate', gateKeyText(key));
+  lines.push(...awaitLines(view.parked, view.answers));
   for (const item of view.items) lines.push(...itemLines(item));
   return lines;
 }

@@ -12,6 +12,8 @@ import type {
   RunStatus,
   RunStore,
 } from '../../store/types.ts';
+import type { AnswerCommandContext } from '../parked.ts';
+import { type ParkedView, type PendingAnswerView, parkedViews, pendingAnswers } from './await-views.ts';
 import { GateDigest, type GateKeyStateView, type GateWaitView } from './gate-views.ts';
 
 /** One run in a listing. */
@@ -90,6 +92,10 @@ export interface RunView {
   readonly items: readonly ItemView[];
   /** Each gate key the run's events name, as it stands. */
   readonly gates: readonly GateKeyStateView[];
+  /** The items parked at await placements, with their tokens and the command that answers each. */
+  readonly parked: readonly ParkedView[];
+  /** Answers recorded in the store that their items have not taken yet. */
+  readonly answers: readonly PendingAnswerView[];
 }
 
 const iso = (ms: number): string => new Date(ms).toISOString();
@@ -142,16 +148,20 @@ export function framePath(position: ItemPosition): string[] {
 interface EventDigest {
   readonly retries: Map<string, PastWait[]>;
   readonly gates: GateDigest;
+  /** The tokens `await.answered` events name: answers taken. */
+  readonly taken: Set<string>;
 }
 
 /** Reads the run's events once: its `retry.scheduled` events by item, and its gate events. */
 async function digestEvents(store: RunStore, runId: string): Promise<EventDigest> {
   const retries = new Map<string, PastWait[]>();
   const gates = new GateDigest();
+  const taken = new Set<string>();
   for await (const record of store.streamEvents(runId)) {
     if (typeof record.body !== 'object' || record.body === null) continue;
     const body = record.body as Record<string, unknown>;
     gates.add(record.type, body);
+    if (record.type === 'await.answered' && typeof body.token === 'string') taken.add(body.token);
     if (record.type !== 'retry.scheduled') continue;
     if (typeof body.item !== 'string' || typeof body.delayMs !== 'number') continue;
     const waits = retries.get(body.item) ?? [];
@@ -164,7 +174,7 @@ async function digestEvents(store: RunStore, runId: string): Promise<EventDigest
     });
     retries.set(body.item, waits);
   }
-  return { retries, gates };
+  return { retries, gates, taken };
 }
 
 /** The retry entries of an item's trail, for runs whose events were not recorded. */
@@ -217,14 +227,21 @@ function itemView(checkpoint: ItemCheckpoint, events: EventDigest, hasEvents: bo
 
 /**
  * Everything `runs show` says about a run: its record, its lease and its gate keys as they stand at wall
- * time `now`, and each item's checkpoint, retries and the gate it waits at.
+ * time `now`, each item's checkpoint, retries and the gate it waits at, its items parked at awaits (with
+ * the commands that answer them, as `answering` says where the run is stored) and the answers not yet taken.
  */
-export async function runView(store: RunStore, run: RunRecord, now: number): Promise<RunView> {
-  const [checkpoints, events, lastSeq, lease] = await Promise.all([
+export async function runView(
+  store: RunStore,
+  run: RunRecord,
+  now: number,
+  answering: AnswerCommandContext = { cwd: process.cwd() },
+): Promise<RunView> {
+  const [checkpoints, events, lastSeq, lease, answers] = await Promise.all([
     store.listCheckpoints(run.id),
     digestEvents(store, run.id),
     store.lastEventSeq(run.id),
     store.getLease(run.id),
+    store.listAnswers(run.id),
   ]);
   const ended = new Set(checkpoints.filter((c) => c.status === 'ended').map((c) => c.itemId));
   const doc = (d: RunRecord['dag']) => ({
@@ -258,5 +275,7 @@ export async function runView(store: RunStore, run: RunRecord, now: number): Pro
         }),
     items: checkpoints.map((c) => itemView(c, events, lastSeq !== undefined)),
     gates: events.gates.keys(now, (item) => !ended.has(item)),
+    parked: parkedViews(run.id, checkpoints, answering, now),
+    answers: pendingAnswers(answers, events.taken),
   };
 }

@@ -6,6 +6,7 @@ import { encodePath, getJson, getMeta } from './api.js';
 import { drawDiagram, loadMermaid } from './diagram.js';
 import { badge, fill, h, link, message } from './dom.js';
 import { duration, stamp, when } from './format.js';
+import { parkedList } from './parked.js';
 import { gatesList, itemsTable, timelines } from './run-items.js';
 import { tooLargeNote } from './too-large.js';
 
@@ -84,6 +85,9 @@ function stillLine(detail) {
   if (detail.stalled) {
     return `No process is moving this run on: its lease expired at ${stamp(detail.lease?.expiresAt)}. \`switchyard resume ${detail.id}\` goes on from its checkpoints.`;
   }
+  if (detail.status === 'waiting') {
+    return 'Waiting for answers: no process holds the run until one is given with the command shown for each item below. This page updates when it moves on.';
+  }
   if (detail.status === 'aborted') {
     return `The run was aborted. \`switchyard resume ${detail.id}\` goes on from where each item stood.`;
   }
@@ -117,6 +121,13 @@ async function drawRun(main, id, first) {
     h('h2', { id: 'gates-title' }, 'Gates'),
     gates,
   );
+  const parked = h('div', { id: 'parked' });
+  const parkedSection = h(
+    'section',
+    { 'aria-labelledby': 'parked-title', hidden: true },
+    h('h2', { id: 'parked-title' }, 'Waiting for an answer'),
+    parked,
+  );
   const timeline = h('div', { id: 'timelines' });
   fill(
     main,
@@ -125,6 +136,7 @@ async function drawRun(main, id, first) {
     live,
     factList,
     h('section', { 'aria-labelledby': 'path-title' }, h('h2', { id: 'path-title' }, 'Path taken'), diagram),
+    parkedSection,
     h('section', { 'aria-labelledby': 'items-title' }, h('h2', { id: 'items-title' }, 'Items'), items),
     gateSection,
     h(
@@ -146,6 +158,9 @@ async function drawRun(main, id, first) {
     else if (live.dataset.ended !== 'true') fill(live, stillLine(detail));
     main.dataset.status = detail.status;
     fill(factList, facts(detail, byIri.get(detail.dag.iri)));
+    const parkedItems = parkedList(detail);
+    parkedSection.hidden = parkedItems === null;
+    fill(parked, parkedItems);
     fill(items, itemsTable(detail));
     // Open gates stay open across updates, like timelines.
     const gateList = gatesList(detail);
@@ -180,7 +195,8 @@ async function drawRun(main, id, first) {
   }, 200);
 
   // A stalled run is followed too: `switchyard resume` may move it on while the page is open.
-  if (first.status !== 'running') return;
+  // So is a run waiting for answers: an answer given elsewhere moves it on.
+  if (first.status !== 'running' && first.status !== 'waiting') return;
   let refreshing = false;
   let again = false;
   const refresh = async () => {

@@ -5,7 +5,7 @@ import { getJson, getMeta } from './api.js';
 import { badge, fill, h, link, message } from './dom.js';
 import { duration, tail, when } from './format.js';
 
-const STATUSES = ['running', 'completed', 'failed', 'aborted'];
+const STATUSES = ['running', 'waiting', 'completed', 'failed', 'aborted'];
 // How often the first page of runs is read again.
 const REFRESH_MS = 3000;
 
