@@ -32,12 +32,13 @@ import { evalScript } from './scripts.ts';
  * Records an answer. KEYS: the run's ledger, parked and settled hashes, the run store's answers and answer
  * order of the run. ARGV: the token, the answer record as JSON, the wall time now. Answers `{status, park}`:
  * `taken` (recorded; the item is parked, its record given), `kept` (recorded; not parked yet), or a refusal
- * that records nothing: `closed` (the run ended), `aborted`, `answered` (the token has an answer),
+ * that records nothing: `unknown` (no workers carry the run), `closed` (the run ended), `aborted`, `answered` (the token has an answer),
  * `deadline` (its deadline took the park), `late` (its deadline passed; its job has not taken it yet).
  */
 const ANSWER = `
 local head = redis.call('HMGET', KEYS[1], 'start', 'closed', 'aborted')
-if not head[1] or head[2] then return {'closed'} end
+if not head[1] then return {'unknown'} end
+if head[2] then return {'closed'} end
 if head[3] then return {'aborted'} end
 if redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1 then return {'answered'} end
 local settled = redis.call('HGET', KEYS[3], ARGV[1])
@@ -65,8 +66,8 @@ export interface AnswerTarget {
  * parked (the job that carries it on is added), `kept` for an item yet to park. Refused, changing nothing:
  * a request that is no answer, an output the placement does not expect or data it does not take
  * (`E_ANSWER`, listing the expected outputs), a second answer (`E_ALREADY_ANSWERED`), a token that is none
- * (`E_UNKNOWN_TOKEN`), an item past its deadline (`E_ANSWER`), an unknown run (`E_RESUME_UNKNOWN_RUN`) or
- * one that ended (`E_RUN_FINISHED`).
+ * (`E_UNKNOWN_TOKEN`), an item past its deadline (`E_ANSWER`), an unknown run (`E_RESUME_UNKNOWN_RUN`), one
+ * that ended (`E_RUN_FINISHED`), or one no workers carry under the prefix (`E_USAGE`).
  */
 export async function answerDistributed(
   target: AnswerTarget,
@@ -120,6 +121,11 @@ export async function answerDistributed(
       throw pastDeadline(taken ?? resolved.parked, token);
     case 'aborted':
       throw finished(runId, 'aborted');
+    case 'unknown':
+      throw new SwitchyardError(
+        'E_USAGE',
+        `run '${runId}' is not carried by workers under key prefix '${target.prefix}': answer a run one process carries with that process's dispatcher (or \`switchyard answer\` with its store); for another installation set $SWITCHYARD_REDIS_PREFIX`,
+      );
     default:
       throw finished(runId, 'ended');
   }

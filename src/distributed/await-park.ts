@@ -171,15 +171,9 @@ export async function registerPark(
     JSON.stringify(record),
     drop ? '1' : '0',
   );
+  // An answer given while this job parked the item came once its parking was reported: not an early one.
   if (Number(found) === 1) {
-    await addAwaited(wiring.queue, {
-      v: JOB_FORMAT,
-      kind: 'awaited',
-      runId,
-      token,
-      via: 'answer',
-      early: true,
-    });
+    await addAwaited(wiring.queue, { v: JOB_FORMAT, kind: 'awaited', runId, token, via: 'answer' });
     return;
   }
   const runDeadline = scope.known.spec.deadlineAt ?? Number.POSITIVE_INFINITY;
@@ -205,8 +199,6 @@ export function awaitedJobId(job: Pick<AwaitedJob, 'token' | 'via'>): string {
 export interface TakenPark {
   readonly record: ParkRecord;
   readonly answer?: AnswerRecord;
-  /** True when the answer was given before the item parked. */
-  readonly early: boolean;
   readonly storePrefix: string;
 }
 
@@ -214,7 +206,6 @@ export interface TakenPark {
 export interface ParkTaker {
   readonly token: string;
   readonly via: AwaitedJob['via'] | 'abort';
-  readonly early?: true;
 }
 
 /**
@@ -235,10 +226,9 @@ export async function takePark(
     | null;
   if (taken === null) return undefined;
   const record = JSON.parse(taken[0]) as ParkRecord;
-  const early = taker.early === true;
   return taken[1] === undefined
-    ? { record, early, storePrefix }
-    : { record, answer: JSON.parse(taken[1]) as AnswerRecord, early, storePrefix };
+    ? { record, storePrefix }
+    : { record, answer: JSON.parse(taken[1]) as AnswerRecord, storePrefix };
 }
 
 /**
@@ -264,7 +254,7 @@ export function resumeParked(
   }
   const answer = fitting(scope, item, record.parked, taken.answer);
   if (answer === undefined) return () => registerPark(wiring, scope, taken.storePrefix, record, true);
-  return answered(scope, item, record.parked, answer, taken.early, started);
+  return answered(scope, item, record.parked, answer, false, started);
 }
 
 /** The item's transition on `answer`, reported as `await.answered`. */

@@ -328,7 +328,11 @@ export class ItemProcessor {
     if (this.store !== undefined) await journalInStore(this.store, job.runId, state, scope.clock);
     const at = placementOf(prep, record.at, job.runId);
     const carry = carryOf(record.delays);
-    if (scope.pastDeadline) {
+    // Without an answer, a deadline job for a run deadline before the await's came for the run deadline.
+    const runDeadline = scope.known.spec.deadlineAt;
+    const forRun =
+      taken.answer === undefined && runDeadline !== undefined && runDeadline < record.parked.deadlineAt;
+    if (scope.pastDeadline || forRun) {
       const ending = scope.deadlineEnding(prep, state, at.key, 'answer');
       return { after: this.ending(where, state, ending), ...(child === undefined ? {} : { child }) };
     }

@@ -84,8 +84,6 @@ export interface AwaitedJob {
   /** The parked item's answer token. */
   readonly token: string;
   readonly via: 'answer' | 'deadline';
-  /** True when the answer was given before the item parked. */
-  readonly early?: true;
 }
 
 /** Any job of a Switchyard queue. */

@@ -212,6 +212,24 @@ describe('await placements on workers', () => {
     }
   });
 
+  // The run deadline leaves the item ample time to park first: it parks within milliseconds.
+  it('fails a parked item on the run deadline, as one process does', { timeout: 30_000 }, async () => {
+    const rig = await startRig(DAY);
+    try {
+      const result = await rig.dispatcher.run(review, {}, { items: [{}], deadlineMs: 3_000 });
+      expect(result.failures.map((f) => [f.id, f.placement, f.error.code, f.error.message])).toEqual([
+        [
+          '1',
+          'review',
+          'E_RUN_DEADLINE',
+          "the run deadline passed while item 1 was at 'review' (waiting for answer); raise the run deadline",
+        ],
+      ]);
+    } finally {
+      await rig.close();
+    }
+  });
+
   it('ends parked items as aborted when the run is aborted', { timeout: 30_000 }, async () => {
     const rig = await startRig(DAY);
     try {
