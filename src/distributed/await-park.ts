@@ -52,22 +52,29 @@ export interface ParkRecord {
 }
 
 /**
- * Registers a park. KEYS: the run's parked hash, the run store's answers and answer order of the run.
- * ARGV: the token, the park record as JSON, '1' to drop the answer kept for the token first (it did not fit
- * the placement). Answers 1 when the token has an answer already (the item goes on at once), else 0.
+ * Registers a park. KEYS: the run's parked and settled hashes, the run store's answers and answer order of
+ * the run. ARGV: the token, the park record as JSON, '1' to drop the answer recorded for the token first (it
+ * did not fit the placement; the item parks again). Answers 1 when the token has an answer already (the
+ * item goes on at once), 0 when it waits, -1 when its park was taken already (the parking job ran again
+ * after its worker died, and the item went on meanwhile).
  */
 const PARK = `
-if ARGV[3] == '1' and redis.call('HDEL', KEYS[2], ARGV[1]) == 1 then redis.call('LREM', KEYS[3], 0, ARGV[1]) end
+if ARGV[3] == '1' then
+  if redis.call('HDEL', KEYS[3], ARGV[1]) == 1 then redis.call('LREM', KEYS[4], 0, ARGV[1]) end
+  redis.call('HDEL', KEYS[2], ARGV[1])
+elseif redis.call('HEXISTS', KEYS[2], ARGV[1]) == 1 then
+  return -1
+end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-return redis.call('HEXISTS', KEYS[2], ARGV[1])
+return redis.call('HEXISTS', KEYS[3], ARGV[1])
 `;
 
 /**
  * Takes a park. KEYS: the run's parked hash, its settled hash, the run store's answers of the run. ARGV: the
  * token, and what takes it: 'answer' (only when the token has an answer), 'deadline' (with the answer when
  * one was recorded first) or 'abort' (without). Answers nothing when the park was taken already, else the
- * park record and the answer, if any; a park taken without an answer is marked settled, so that a later
- * answer is refused.
+ * park record and the answer, if any. The token is marked settled by what took it: a later answer to a park
+ * its deadline or an abort took is refused, and the park is not registered again.
  */
 const TAKE = `
 local park = redis.call('HGET', KEYS[1], ARGV[1])
@@ -76,7 +83,10 @@ local answer = false
 if ARGV[2] ~= 'abort' then answer = redis.call('HGET', KEYS[3], ARGV[1]) end
 if ARGV[2] == 'answer' and not answer then return false end
 redis.call('HDEL', KEYS[1], ARGV[1])
-if answer then return {park, answer} end
+if answer then
+  redis.call('HSET', KEYS[2], ARGV[1], 'answer')
+  return {park, answer}
+end
 redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])
 return {park}
 `;
@@ -163,14 +173,16 @@ export async function registerPark(
   const found = await evalScript(
     wiring.redis,
     PARK,
-    3,
+    4,
     wiring.keys.parked,
+    wiring.keys.settled,
     store.answers(runId),
     store.answerOrder(runId),
     token,
     JSON.stringify(record),
     drop ? '1' : '0',
   );
+  if (Number(found) === -1) return;
   // An answer given while this job parked the item came once its parking was reported: not an early one.
   if (Number(found) === 1) {
     await addAwaited(wiring.queue, { v: JOB_FORMAT, kind: 'awaited', runId, token, via: 'answer' });

@@ -34,7 +34,10 @@ export interface RunKeys {
    * item on once its answer or its deadline comes (see `await-park.ts`).
    */
   readonly parked: string;
-  /** A hash of the tokens whose park a deadline or an abort took, by token: an answer to them is refused. */
+  /**
+   * A hash of the tokens whose park was taken, by what took it (`answer`, `deadline`, `abort`): an answer
+   * to a park its deadline or an abort took is refused, and a taken park is not registered again.
+   */
   readonly settled: string;
 }
 
