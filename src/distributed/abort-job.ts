@@ -6,9 +6,10 @@
 import type { Clock } from '../policy/types.ts';
 import { emptyTally } from '../runtime/run-scope.ts';
 import type { Ending } from '../runtime/runner.ts';
+import { takePark } from './await-park.ts';
 import { deliver, deliverReport } from './deliver.ts';
 import { completeChild, readGather } from './gather-record.ts';
-import type { ChildOf, GatheredJob, ItemJob } from './job-data.ts';
+import type { AwaitedJob, ChildOf, GatheredJob, ItemJob } from './job-data.ts';
 import { type JobScope, revive } from './job-scope.ts';
 import type { Wiring } from './scatter-jobs.ts';
 
@@ -43,18 +44,49 @@ export async function cancelChild(
 }
 
 /**
+ * Ends as aborted the item parked with `token`, when the abort takes its park first (see `takePark`): an
+ * input item where it waited for its answer, a child counted off as cancelled. Answers whether it ended one.
+ */
+export async function abortParked(
+  wiring: Wiring,
+  runId: string,
+  dag: string,
+  clock: Clock,
+  token: string,
+): Promise<boolean> {
+  const taken = await takePark(wiring, { runId, clock }, { token, via: 'abort' });
+  if (taken === undefined) return false;
+  const { record } = taken;
+  if (record.child !== undefined) {
+    await cancelChild(wiring, runId, dag, clock, record.child);
+    return true;
+  }
+  const ending = { kind: 'stopped', placement: record.at, waitingFor: 'answer' } as const;
+  await deliver(wiring, runId, record.dag ?? dag, clock, {
+    events: [],
+    tally: emptyTally(),
+    end: { ending, state: record.state },
+  });
+  return true;
+}
+
+/**
  * Ends the item of `job` as aborted: its report (written once, by `reportId`), then the count on a gather
  * record it belongs to.
  */
 export async function endAbortedJob(
   wiring: Wiring,
   scope: JobScope,
-  job: ItemJob | GatheredJob,
+  job: ItemJob | GatheredJob | AwaitedJob,
   reportId?: string,
 ): Promise<void> {
   const dag = scope.known.prep.compiled.dag.id;
   const parts = reportId === undefined ? {} : { id: reportId };
   let child: ChildOf | undefined;
+  if (job.kind === 'awaited') {
+    await abortParked(wiring, job.runId, dag, scope.clock, job.token);
+    return;
+  }
   if (job.kind === 'gathered') {
     const gathered = await readGather(wiring.redis, job.gather);
     if (gathered !== undefined) {

@@ -15,9 +15,9 @@ import type { WaitingFor } from '../runtime/run.ts';
 import { emptyTally } from '../runtime/run-scope.ts';
 import { runLost } from '../store/store-errors.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
-import { cancelChild } from './abort-job.ts';
+import { abortParked, cancelChild } from './abort-job.ts';
 import { deliver } from './deliver.ts';
-import type { ItemJob, PhaseJob } from './job-data.ts';
+import type { AwaitedJob, ItemJob, PhaseJob } from './job-data.ts';
 import { runKeys } from './keys.ts';
 import { readLedger } from './ledger.ts';
 import { endUnstarted } from './phase-processor.ts';
@@ -159,8 +159,12 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
   for (const type of ['delayed', 'waiting'] as const) {
     const waitingFor: WaitingFor = type === 'delayed' ? 'backoff' : 'queue';
     for (const job of await wiring.queue.getJobs([type], 0, -1, true)) {
-      const data = job.data as Partial<ItemJob> | Partial<PhaseJob> | undefined;
+      const data = job.data as Partial<ItemJob> | Partial<PhaseJob> | Partial<AwaitedJob> | undefined;
       if (data?.runId !== runId) continue;
+      if (data.kind === 'awaited' && typeof data.token === 'string') {
+        removed += await removeAwaited(wiring, runId, dag, clock, job, data.token);
+        continue;
+      }
       if (data.kind === 'phase' && data.stage === 'pre') {
         removed += await removePrePhases(wiring, runId, dag, clock, job, data);
         continue;
@@ -184,6 +188,27 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
     }
   }
   return removed;
+}
+
+/**
+ * Takes a job that carries on a parked item off the queue (its deadline's, waiting delayed, or its
+ * answer's), and ends the item as aborted unless another job took its park first. Answers how many items
+ * it ended.
+ */
+async function removeAwaited(
+  wiring: Wiring,
+  runId: string,
+  dag: string,
+  clock: Clock,
+  job: { remove(): Promise<void> },
+  token: string,
+): Promise<number> {
+  try {
+    await job.remove();
+  } catch {
+    return 0;
+  }
+  return (await abortParked(wiring, runId, dag, clock, token)) ? 1 : 0;
 }
 
 /**

@@ -74,6 +74,18 @@ export async function runAborted(wiring: Wiring, runId: string, clock: Clock): P
 }
 
 /**
+ * The prefix of run `runId`'s run store, as its ledger names it; undefined once the run was closed and
+ * forgotten. Read as {@link runAborted} reads the abort.
+ */
+export async function storePrefixOf(
+  wiring: Wiring,
+  runId: string,
+  clock: Clock,
+): Promise<string | undefined> {
+  return (await knownRun(wiring, runId, clock)).storePrefix;
+}
+
+/**
  * Writes a job's report (its events, its counters, an input item's ending, and what {@link ReportParts}
  * adds) to the run's ledger, run store and gather record in one round trip, and closes the run when this
  * ending was the last. Answers, for a child's report, how many children its gather record has left.

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { AnswerReceipt, AnswerRequest } from '../awaits/request.ts';
 import { hashDag } from '../document/hash.ts';
 import type { Dag, DagLibrary } from '../document/model.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
@@ -25,6 +26,7 @@ import { connectRedis } from '../store/redis-connect.ts';
 import { runLost } from '../store/store-errors.ts';
 import type { RunStore } from '../store/types.ts';
 import { type AbortOutcome, abortRun } from './abort.ts';
+import { answerDistributed } from './await-answer.ts';
 import { itemsEnded } from './deliver.ts';
 import { followRun } from './follow.ts';
 import { ITEM_JOB_OPTIONS } from './item-processor.ts';
@@ -108,6 +110,17 @@ export interface DistributedDispatcher {
    * ended.
    */
   abort(runId: string, reason?: string | DistributedAbortOptions): Promise<AbortOutcome>;
+  /**
+   * Answers an item parked at an await placement of a run on this queue, from any process (see
+   * `await-answer.ts`): by token, or by item and placement, as a local dispatcher's `answer`. Answers
+   * `taken` when the item is parked (a worker carries it on), `kept` when it has not parked yet (it takes
+   * the answer when it does). The same refusals as a local dispatcher's, changing nothing: `E_ANSWER` (an
+   * output the placement does not expect, listed in the message; data it does not take; an item past its
+   * deadline), `E_ALREADY_ANSWERED`, `E_UNKNOWN_TOKEN`, and `E_RUN_FINISHED` for a run that ended.
+   * @example
+   * await dispatcher.answer({ runId, token: 'aw-3f9c…', output: 'approved', data: { note: 'ship it' } });
+   */
+  answer(request: AnswerRequest): Promise<AnswerReceipt>;
   readonly policy: RuntimePolicy;
   /** The run store the runs are recorded in. */
   readonly store: RunStore;
@@ -276,6 +289,9 @@ export async function createDistributedDispatcher(
     abort(runId, reason) {
       const asked: DistributedAbortOptions = typeof reason === 'string' ? { reason } : (reason ?? {});
       return abortRun({ redis, queue, prefix, store, clock }, runId, asked.reason, asked.waitMs);
+    },
+    answer(request) {
+      return answerDistributed({ redis, queue, prefix, store, clock }, request);
     },
     async close() {
       closing.abort();

@@ -18,11 +18,12 @@ import { freshCarry, type ItemCarry, step, type Transition, transit } from '../r
 import type { TaskOutcome } from '../runtime/task.ts';
 import type { ItemWait, RunStore } from '../store/types.ts';
 import { endAbortedJob } from './abort-job.ts';
+import { parkAt, resumeParked, takePark } from './await-park.ts';
 import { deliverReport, type Moving, runAborted } from './deliver.ts';
 import { embedOut, embedReport, gatheredOutcome } from './embed-jobs.ts';
 import { readGather } from './gather-record.ts';
 import type { HandedBack, ProcessorFaults } from './hand-back.ts';
-import { type ChildOf, readJob } from './job-data.ts';
+import { type AwaitedJob, type ChildOf, readJob } from './job-data.ts';
 import { JobScope, type KnownRun, revive } from './job-scope.ts';
 import { journalInStore } from './journal-sink.ts';
 import { entryTag, runKeys } from './keys.ts';
@@ -164,6 +165,10 @@ export class ItemProcessor {
           after = await this.carryOn(wiring, scope, where, prep, state, at, carry, moved);
         }
       }
+    } else if (job.kind === 'awaited') {
+      const resumed = await this.awaited(wiring, scope, job);
+      after = resumed.after;
+      child = resumed.child;
     } else {
       const where = whereabouts(job.dag, job.child);
       const prep = this.prepared(scope, job.dag, job.runId);
@@ -251,7 +256,14 @@ export class ItemProcessor {
           const missing = fansOut(at) ? undefined : lacksNode(prep, at.index);
           if (missing !== undefined)
             return this.handBack(wiring, scope, where, prep, state, at, carry, missing);
-          if (at.placement.kind === 'embed') {
+          if (at.placement.kind === 'await') {
+            const parking = await parkAt(wiring, scope, where, { prep, state, at, carry });
+            if (parking.kind === 'parked') {
+              const { moving, spawn } = parking;
+              return where.child === undefined ? { spawn, moving } : { spawn };
+            }
+            moved = parking;
+          } else if (at.placement.kind === 'embed') {
             const embedded = embedOut(wiring, scope, where, prep, state, at, carry);
             if (typeof embedded === 'function') return leaving(where, state, at.key, embedded);
             moved = embedded;
@@ -294,6 +306,42 @@ export class ItemProcessor {
       ending = run.failed(prep.compiled.dag.id, state, at.key, engineFailure(error, at.key));
     }
     return this.ending(where, state, ending);
+  }
+
+  /**
+   * Carries on an item parked at an await, once the first of its answer's job and its deadline's took the
+   * park (see `await-park.ts`); nothing when another job took it. Past the run deadline the item fails, as
+   * an in-process run fails an item it stopped there.
+   */
+  private async awaited(
+    wiring: Wiring,
+    scope: JobScope,
+    job: AwaitedJob,
+  ): Promise<{ after: After; child?: { readonly state: ItemState; readonly of: ChildOf } }> {
+    const taken = await takePark(wiring, scope, job);
+    if (taken === undefined) return { after: {} };
+    const { record } = taken;
+    const where = whereabouts(record.dag, record.child);
+    const prep = this.prepared(scope, record.dag, job.runId);
+    const state = revive(record.state);
+    const child = record.child === undefined ? undefined : { state, of: record.child };
+    if (this.store !== undefined) await journalInStore(this.store, job.runId, state, scope.clock);
+    const at = placementOf(prep, record.at, job.runId);
+    const carry = carryOf(record.delays);
+    // Without an answer, a deadline job for a run deadline before the await's came for the run deadline.
+    const runDeadline = scope.known.spec.deadlineAt;
+    const forRun =
+      taken.answer === undefined && runDeadline !== undefined && runDeadline < record.parked.deadlineAt;
+    if (scope.pastDeadline || forRun) {
+      const ending = scope.deadlineEnding(prep, state, at.key, 'answer');
+      return { after: this.ending(where, state, ending), ...(child === undefined ? {} : { child }) };
+    }
+    const moved = resumeParked(wiring, scope, { prep, state, at, carry }, taken);
+    const after =
+      typeof moved === 'function'
+        ? { spawn: moved }
+        : await this.carryOn(wiring, scope, where, prep, state, at, carry, moved);
+    return { after, ...(child === undefined ? {} : { child }) };
   }
 
   /** Leaves the item for a worker that registers `node`, or fails it once it was handed back too long. */

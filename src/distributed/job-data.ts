@@ -5,9 +5,10 @@ import type { HandedBack } from './hand-back.ts';
 /**
  * The format of the jobs and run specs this version writes; a worker refuses jobs of a newer one. Format 2
  * added phase jobs, and a run's last item adding its post phases' job rather than closing the run, which a
- * worker of format 1 would not do.
+ * worker of format 1 would not do. Format 3 added awaited jobs, and items that park at await placements
+ * in Redis rather than in a worker.
  */
-export const JOB_FORMAT = 2;
+export const JOB_FORMAT = 3;
 
 /** Where a child item reports its ending: the gather record of its scatter or embed execution, and its index. */
 export interface ChildOf {
@@ -71,8 +72,22 @@ export interface PhaseJob {
   readonly handedBack?: HandedBack;
 }
 
+/**
+ * The job that carries on an item parked at an await placement (see `await-park.ts`): added by the answer
+ * (`via` 'answer'), or delayed until the item's deadline (`via` 'deadline'); whichever runs first takes
+ * the park, with the answer when one was recorded.
+ */
+export interface AwaitedJob {
+  readonly v: number;
+  readonly kind: 'awaited';
+  readonly runId: string;
+  /** The parked item's answer token. */
+  readonly token: string;
+  readonly via: 'answer' | 'deadline';
+}
+
 /** Any job of a Switchyard queue. */
-export type SwitchyardJob = ItemJob | GatheredJob | PhaseJob;
+export type SwitchyardJob = ItemJob | GatheredJob | PhaseJob | AwaitedJob;
 
 /** The format of a job written by a newer version (so this worker leaves it for a newer one), else undefined. */
 export function newerFormat(data: unknown): number | undefined {
@@ -107,6 +122,12 @@ export function readJob(data: unknown): SwitchyardJob {
   }
   if (typeof job.runId !== 'string') throw new SwitchyardError('E_INPUT', 'a job on the queue names no run');
   if (job.kind === 'gathered' && typeof job.gather === 'string') return job as unknown as GatheredJob;
+  if (job.kind === 'awaited') {
+    const { token, via } = job as { token?: unknown; via?: unknown };
+    if (typeof token === 'string' && (via === 'answer' || via === 'deadline'))
+      return job as unknown as AwaitedJob;
+    throw new SwitchyardError('E_INPUT', `an awaited job of run '${job.runId}' lacks its token or cause`);
+  }
   if (job.kind === 'phase') {
     const stage = (job as { stage?: unknown }).stage;
     if (stage === 'pre' || stage === 'post') return job as unknown as PhaseJob;

@@ -3,6 +3,7 @@ import { engineError } from '../runtime/error-summary.ts';
 import { EventStream } from '../runtime/event-stream.ts';
 import { type ItemState, restoreItemState } from '../runtime/item-state.ts';
 import type { Prepared } from '../runtime/prepare.ts';
+import type { WaitingFor } from '../runtime/run.ts';
 import { type Ending, RunContext, type RunEnvironment } from '../runtime/runner.ts';
 import type { RunKeys } from './keys.ts';
 import { endingReport, eventText, type Report, runIdTail } from './report.ts';
@@ -51,9 +52,17 @@ export class JobScope {
     return deadlineAt !== undefined && this.clock.wallNow() >= deadlineAt;
   }
 
-  /** Fails the item on the run deadline, as an in-process run fails an item it stopped there. */
-  deadlineEnding(prep: Prepared, state: ItemState, placement: string): Ending {
-    const message = `the run deadline passed while item ${state.id} was at '${placement}' (waiting for backoff); raise the run deadline`;
+  /**
+   * Fails the item on the run deadline, as an in-process run fails an item it stopped there while it waited
+   * for `waitingFor`.
+   */
+  deadlineEnding(
+    prep: Prepared,
+    state: ItemState,
+    placement: string,
+    waitingFor: WaitingFor = 'backoff',
+  ): Ending {
+    const message = `the run deadline passed while item ${state.id} was at '${placement}' (waiting for ${waitingFor}); raise the run deadline`;
     return this.run.failed(
       prep.compiled.dag.id,
       state,

@@ -29,6 +29,16 @@ export interface RunKeys {
    * twice (the pre-phase job ran again) runs once (see `claimInput`).
    */
   readonly claimed: string;
+  /**
+   * A hash of the run's items parked at await placements, by answer token: what a job needs to carry the
+   * item on once its answer or its deadline comes (see `await-park.ts`).
+   */
+  readonly parked: string;
+  /**
+   * A hash of the tokens whose park was taken, by what took it (`answer`, `deadline`, `abort`): an answer
+   * to a park its deadline or an abort took is refused, and a taken park is not registered again.
+   */
+  readonly settled: string;
 }
 
 /** The keys of run `runId` under `prefix`. */
@@ -42,6 +52,8 @@ export function runKeys(prefix: string, runId: string): RunKeys {
     ended: `${base}:ended`,
     reported: `${base}:reported`,
     claimed: `${base}:claimed`,
+    parked: `${base}:parked`,
+    settled: `${base}:settled`,
   };
 }
 

@@ -70,5 +70,5 @@ export async function closeRun(
     .exec();
   const gathers = await redis.smembers(keys.gathers);
   for (const key of gathers) await wiring.queue.remove(gatheredJobId(key));
-  await redis.del(keys.spec, keys.gathers, keys.claimed, ...gathers);
+  await redis.del(keys.spec, keys.gathers, keys.claimed, keys.parked, keys.settled, ...gathers);
 }

@@ -140,6 +140,7 @@ export function endedOf(checkpoint: ItemCheckpoint): Ended {
     const summary = { code: ending.code, message: ending.message, retryable: false, ...error };
     return { state, ending: { kind: 'failed', placement: ending.placement ?? placement, error: summary } };
   }
-  const waitingFor = ending.reason === 'backoff' || ending.reason === 'node' ? ending.reason : 'queue';
+  const reason = ending.reason;
+  const waitingFor = reason === 'backoff' || reason === 'node' || reason === 'answer' ? reason : 'queue';
   return { state, ending: { kind: 'stopped', placement, waitingFor } };
 }

@@ -75,8 +75,8 @@ export async function answerRun(
       };
 }
 
-/** Refuses a request that is no answer at all, before anything is looked up. */
-function checkRequest(request: AnswerRequest): void {
+/** Refuses a request that is no answer at all, before anything is looked up (`E_ANSWER`). */
+export function checkRequest(request: AnswerRequest): void {
   if (request === null || typeof request !== 'object') {
     throw new SwitchyardError(
       'E_ANSWER',
