@@ -13,14 +13,8 @@ import { EXIT_OK } from '../exit-code.ts';
 import type { CliIO } from '../io.ts';
 import { shellWord } from '../parked.ts';
 import { openResumeStore, resumeCommand } from '../run-store.ts';
+import { type AnswerArguments, answeredText } from './answer-text.ts';
 import { resumeAction } from './resume.ts';
-
-/** What `answer` names on its command line. */
-export interface AnswerArguments {
-  readonly runId: string;
-  readonly token: string;
-  readonly output: string;
-}
 
 /** What the store says of the run once the answer is recorded. */
 interface Recorded {
@@ -28,15 +22,6 @@ interface Recorded {
   readonly status: RunStatus;
   readonly lease: Lease | undefined;
   readonly path: string;
-}
-
-/** `answered item 1 at 'review' with 'approved'`, or by token for an item yet to park. */
-function answeredText(receipt: AnswerReceipt): string {
-  const what =
-    receipt.item === undefined
-      ? `token ${receipt.token} (its item has not parked yet)`
-      : `item ${receipt.item} at '${receipt.placement}'`;
-  return `answered ${what} with '${receipt.output}'`;
 }
 
 /**
@@ -83,7 +68,8 @@ function takenBy(runId: string, lease: Lease): string {
 
 /**
  * Carries out `switchyard answer <run> <token> <output>` (described in commands/answer.ts): records the
- * answer, then resumes a run that waits with no process, as `switchyard resume` does.
+ * answer, then resumes a run that waits with no process, as `switchyard resume` does; with `--redis`, answers
+ * a run the workers on that Redis carry (see answer-redis.ts).
  */
 export async function answerAction(
   args: AnswerArguments,
@@ -92,6 +78,11 @@ export async function answerAction(
   setExit: SetExit,
 ): Promise<void> {
   const data = await readAnswerData(options.data, io);
+  if (options.redis !== undefined) {
+    const { redisAnswerAction } = await import('./answer-redis.ts');
+    await redisAnswerAction(args, data, options, io, setExit);
+    return;
+  }
   const { receipt, status, lease, path } = await record(args, data, options, io);
   const said = answeredText(receipt);
   const { runId } = args;

@@ -15,6 +15,10 @@ export interface AnswerCommandOptions {
   readonly resume?: boolean;
   readonly keepWaiting?: boolean;
   readonly progress?: boolean;
+  /** The Redis of the workers that carry the run (its run store under $SWITCHYARD_REDIS_PREFIX). */
+  readonly redis?: string;
+  /** With `--redis`: the queue the run was submitted to. */
+  readonly queue?: string;
 }
 
 /**
@@ -24,6 +28,8 @@ export interface AnswerCommandOptions {
  * only records), and a run a live process holds takes it from the store. Refusals (`E_ANSWER` with the
  * expected outputs, `E_ALREADY_ANSWERED`, `E_UNKNOWN_TOKEN`, an unknown or ended run, `--data` that is
  * not JSON) are one line, exit 1, and write nothing. Exit 0 once recorded, or the resume's exit code.
+ * With `--redis <url>` (and `--queue`, as `run --redis` takes them) it answers a run `switchyard worker`s
+ * carry on that Redis: a parked item is taken by the workers at once, an answer for one yet to park is kept.
  * @example
  * switchyard answer 3f2c…e1 aw-0123456789abcdef01234567 approved --data '{"note":"ship it"}' --nodes nodes.ts
  */
@@ -40,7 +46,12 @@ export function registerAnswer(program: Command, io: CliIO, setExit: SetExit): v
     )
     .option('--nodes <module>', `${NODES_HELP}, to resume a run that waits with no process`)
     .option('--no-resume', 'record the answer only; the run takes it when it is resumed')
-    .option('--keep-waiting', KEEP_WAITING_HELP);
+    .option('--keep-waiting', KEEP_WAITING_HELP)
+    .option(
+      '--redis <url>',
+      'answer a run carried by `switchyard worker`s on this Redis (redis://host:port; key prefix $SWITCHYARD_REDIS_PREFIX, default switchyard:)',
+    )
+    .option('--queue <name>', 'with --redis: the queue the run was submitted to (default: switchyard)');
   addStoreOption(addProgressOptions(command)).action(
     async (runId: string, token: string, output: string, options: AnswerCommandOptions) => {
       const { answerAction } = await import('../actions/answer.ts');
