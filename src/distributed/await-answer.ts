@@ -26,6 +26,7 @@ import type { AnswerRecord } from '../store/types.ts';
 import { addAwaited, type ParkRecord } from './await-park.ts';
 import { JOB_FORMAT } from './job-data.ts';
 import { runKeys } from './keys.ts';
+import { parkedItems } from './parked-items.ts';
 import { evalScript } from './scripts.ts';
 
 /**
@@ -86,7 +87,7 @@ export async function answerDistributed(
   if (record.status !== 'running' && record.status !== 'waiting') throw finished(runId, record.status);
   const keys = runKeys(target.prefix, runId);
   const { awaits, lookup } = awaitsOf(recordedDags(record));
-  const parked = (await redis.hvals(keys.parked)).map((text) => (JSON.parse(text) as ParkRecord).parked);
+  const parked = await parkedItems(redis, target.prefix, runId);
   const resolved = resolveAnswer(request, parked, record.dag.iri, lookup);
   const now = clock.wallNow();
   if (resolved.parked !== undefined && resolved.parked.deadlineAt <= now) throw pastDeadline(resolved.parked);

@@ -1,3 +1,4 @@
+import type { ParkedItem } from '../../awaits/desk.ts';
 import { SwitchyardError } from '../../errors.ts';
 import { systemClock } from '../../policy/clock.ts';
 import { ENDED_STATUSES } from '../../store/query.ts';
@@ -106,19 +107,34 @@ export async function listRunsAction(options: RunsCliOptions, io: CliIO): Promis
   });
 }
 
-/** Carries out `switchyard runs show <id>`: one run item by item. */
+/**
+ * The items the workers on the Redis at `url` hold parked for run `id`, from its `parked` hash (under the
+ * prefix `run --redis` and `worker` use); none for a run no workers carry.
+ */
+async function heldParked(url: string, id: string): Promise<ParkedItem[]> {
+  const { connectRedis } = await import('../../store/redis-connect.ts');
+  const { parkedItems } = await import('../../distributed/parked-items.ts');
+  const { redis } = await connectRedis(url, {});
+  try {
+    return await parkedItems(redis, redisPrefixes().dist, id);
+  } finally {
+    await redis.quit().catch(() => undefined);
+  }
+}
+
+/**
+ * Carries out `switchyard runs show <id>`: one run item by item; with `--redis`, the items its workers hold
+ * parked at awaits too.
+ */
 export async function showRunAction(id: string, options: RunsCliOptions, io: CliIO): Promise<void> {
   await withStore(io, options, false, async (store, shown) => {
     const answering =
       options.redis === undefined
         ? { storePath: storePathOf(options, process.env, io.cwd), cwd: io.cwd }
         : { redis: shown, cwd: io.cwd };
-    const view = await runView(
-      store,
-      await findRun(store, id, shown, listCommand(options, shown)),
-      systemClock.wallNow(),
-      answering,
-    );
+    const run = await findRun(store, id, shown, listCommand(options, shown));
+    const held = options.redis === undefined ? [] : await heldParked(options.redis, id);
+    const view = await runView(store, run, systemClock.wallNow(), answering, held);
     if (options.json === true) io.out(JSON.stringify(view, null, 2));
     else for (const line of runText(view, io.cwd)) io.out(line);
     if (options.json !== true && options.redis === undefined)

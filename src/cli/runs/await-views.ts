@@ -2,6 +2,7 @@
  * What `runs show` says of a run's awaits: each item parked at one (its token, the answers expected, its
  * deadline and the command that answers it) and the answers recorded in the store that no item has taken.
  */
+import type { ParkedItem } from '../../awaits/desk.ts';
 import { parkedOfCheckpoint } from '../../awaits/stored.ts';
 import type { AnswerRecord, ItemCheckpoint } from '../../store/types.ts';
 import { type AnswerCommandContext, answerCommand, fromNow } from '../parked.ts';
@@ -34,31 +35,37 @@ export interface PendingAnswerView {
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-/** The parked items among a run's checkpoints, at wall time `now`. */
+/** The view of one parked item, at wall time `now`. */
+function parkedView(runId: string, p: ParkedItem, context: AnswerCommandContext, now: number): ParkedView {
+  return {
+    token: p.token,
+    item: p.item,
+    dag: p.dag,
+    placement: p.placement,
+    visit: p.visit,
+    answers: p.answers,
+    deadline: iso(p.deadlineAt),
+    deadlineIn: fromNow(p.deadlineAt - now),
+    parkedAt: iso(p.parkedAt),
+    command: answerCommand(runId, p, context),
+  };
+}
+
+/**
+ * The parked items among a run's checkpoints, and those of `held` (a distributed run's `parked` hash, which
+ * holds scatter and embed children too) that no checkpoint names, at wall time `now`.
+ */
 export function parkedViews(
   runId: string,
   checkpoints: readonly ItemCheckpoint[],
   context: AnswerCommandContext,
   now: number,
+  held: readonly ParkedItem[] = [],
 ): ParkedView[] {
-  const views: ParkedView[] = [];
-  for (const checkpoint of checkpoints) {
-    const p = parkedOfCheckpoint(checkpoint);
-    if (p === undefined) continue;
-    views.push({
-      token: p.token,
-      item: p.item,
-      dag: p.dag,
-      placement: p.placement,
-      visit: p.visit,
-      answers: p.answers,
-      deadline: iso(p.deadlineAt),
-      deadlineIn: fromNow(p.deadlineAt - now),
-      parkedAt: iso(p.parkedAt),
-      command: answerCommand(runId, p, context),
-    });
-  }
-  return views;
+  const parked = checkpoints.flatMap((c) => parkedOfCheckpoint(c) ?? []);
+  const seen = new Set(parked.map((p) => p.token));
+  const more = held.filter((p) => !seen.has(p.token));
+  return [...parked, ...more].map((p) => parkedView(runId, p, context, now));
 }
 
 /** The answers of `recorded` whose token no `await.answered` event names (`taken`). */

@@ -2,6 +2,8 @@
  * What `switchyard runs` and `runs show` print, as plain JSON built from a store's records: a row per run,
  * and a run with each item's place, retries, waits and spent budgets. The text forms are drawn from these.
  */
+
+import type { ParkedItem } from '../../awaits/desk.ts';
 import { SwitchyardError } from '../../errors.ts';
 import { isLive } from '../../store/lease.ts';
 import type {
@@ -228,13 +230,15 @@ function itemView(checkpoint: ItemCheckpoint, events: EventDigest, hasEvents: bo
 /**
  * Everything `runs show` says about a run: its record, its lease and its gate keys as they stand at wall
  * time `now`, each item's checkpoint, retries and the gate it waits at, its items parked at awaits (with
- * the commands that answer them, as `answering` says where the run is stored) and the answers not yet taken.
+ * the commands that answer them, as `answering` says where the run is stored; `held`: the items a
+ * distributed run's workers hold parked) and the answers not yet taken.
  */
 export async function runView(
   store: RunStore,
   run: RunRecord,
   now: number,
   answering: AnswerCommandContext = { cwd: process.cwd() },
+  held: readonly ParkedItem[] = [],
 ): Promise<RunView> {
   const [checkpoints, events, lastSeq, lease, answers] = await Promise.all([
     store.listCheckpoints(run.id),
@@ -275,7 +279,7 @@ export async function runView(
         }),
     items: checkpoints.map((c) => itemView(c, events, lastSeq !== undefined)),
     gates: events.gates.keys(now, (item) => !ended.has(item)),
-    parked: parkedViews(run.id, checkpoints, answering, now),
+    parked: parkedViews(run.id, checkpoints, answering, now, held),
     answers: pendingAnswers(answers, events.taken),
   };
 }
