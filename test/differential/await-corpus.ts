@@ -119,10 +119,16 @@ const salvaged = dag(`${IRI}salvage`, HEADER)
   .route('done', 'done')
   .build();
 
+/**
+ * An await's deadline on the workers, ms: they run on real time, so an item left to its deadline waits it
+ * out; long beside the time a dispatcher takes to hear a park and answer it on a loaded machine.
+ */
+export const DISTRIBUTED_AWAIT_DEADLINE_MS = 2_000;
+
 /** Every await of the corpus has the same deadline; retries wait 10 ms. */
-function policyOf(docs: readonly Dag[]): PolicyInput {
+function policyOf(docs: readonly Dag[], deadlineMs = AWAIT_DEADLINE_MS): PolicyInput {
   const placements: Record<string, { deadlineMs: number }> = {};
-  for (const d of docs) placements[`${d.id}#review`] = { deadlineMs: AWAIT_DEADLINE_MS };
+  for (const d of docs) placements[`${d.id}#review`] = { deadlineMs };
   return {
     defaults: { backoff: { strategy: 'constant', baseMs: 10 }, jitter: 'none' },
     placements,
@@ -156,6 +162,11 @@ function awaitCase(
     features: new Map(),
     answers,
   };
+}
+
+/** The case with every await's deadline `deadlineMs` (which routes nothing differently: no answer races it). */
+export function withAwaitDeadline(c: AwaitCase, deadlineMs: number): AwaitCase {
+  return { ...c, policy: policyOf([c.root, ...c.library], deadlineMs) };
 }
 
 const at = (d: Dag, item: string, visit = 1) => ({ item, dag: d.id, placement: 'review', visit });

@@ -1,31 +1,49 @@
 /**
- * The await corpus (see `await-corpus.ts`) through the executors: each case's answer script given as its
- * items park, the in-memory run the reference the durable one (SQLite) must match in normal form, and both
- * held to the oracle (`await-oracle.ts`): where each item ends and how each wait ends. The distributed
- * executor plugs in through the same `run(case)` once its dispatcher answers (`answererOf` in
- * executors.ts); its cases stay to-do until then.
+ * The await corpus (see `await-corpus.ts`) through the three executors: each case's answer script given as
+ * its items park (by the in-process dispatchers in a microtask after `await.parked`, by the distributed one
+ * as its follower hears it), the in-memory run the reference the durable (SQLite) and distributed (a worker
+ * on the test Redis) runs must match in normal form, and all three held to the oracle (`await-oracle.ts`):
+ * where each item ends and how each wait ends. Every executor runs a case with the same run id, so the
+ * tokens are the same; the workers run on real time with a short await deadline, so the deadline's wall time
+ * and how long a wait took are left out. Every Redis key is removed.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AWAIT_CASES, type AwaitCase } from './await-corpus.ts';
+import { removeScratchKeys } from '../store/redis-scratch.ts';
+import {
+  AWAIT_CASES,
+  AWAIT_NODES,
+  type AwaitCase,
+  DISTRIBUTED_AWAIT_DEADLINE_MS,
+  withAwaitDeadline,
+} from './await-corpus.ts';
 import { expectedOf, observedOf } from './await-oracle.ts';
 import { caseProblems, outline } from './corpus.ts';
-import { type Executed, runDurable, runInMemory } from './executors.ts';
+import { DistributedExecutor, type Executed, runDurable, runInMemory } from './executors.ts';
 import { differences, type Normal, normalise } from './normalise.ts';
 
 let folder = '';
-beforeAll(() => {
+let distributed: DistributedExecutor | undefined;
+beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), 'switchyard-await-diff-'));
+  distributed = await DistributedExecutor.start(AWAIT_NODES);
 });
-afterAll(() => {
+afterAll(async () => {
   if (folder !== '') rmSync(folder, { recursive: true, force: true });
+  await distributed?.close();
+  await removeScratchKeys();
 });
 
+/** Each case's run id, the same for every executor (and fresh for each run of the suite). */
+const tag = randomUUID();
+const runIdOf = (c: AwaitCase) => ({ runId: `await-diff-${c.seed}-${tag}` });
+
 /**
- * The normal form of an await run. A token is made from the run's id, which differs between runs: await
- * events are compared without it (the oracle holds each wait by item, placement and visit).
+ * The normal form of an await run, without an await's wall-time deadline and how long it waited: the
+ * workers run on real time with a deadline of their own, the in-process executors on a virtual clock.
  */
 function awaitNormal(run: Executed): Normal {
   const normal = normalise(run);
@@ -33,7 +51,7 @@ function awaitNormal(run: Executed): Normal {
     .map((text) => {
       const event = JSON.parse(text) as Record<string, unknown>;
       if (typeof event.type !== 'string' || !event.type.startsWith('await.')) return text;
-      const { token: _token, ...rest } = event;
+      const { deadlineAt: _deadline, waitedMs: _waited, ...rest } = event;
       return JSON.stringify(rest);
     })
     .sort();
@@ -44,7 +62,7 @@ const memory = new Map<number, Promise<Executed>>();
 function reference(c: AwaitCase): Promise<Executed> {
   let run = memory.get(c.seed);
   if (run === undefined) {
-    run = runInMemory(c);
+    run = runInMemory(c, runIdOf(c));
     memory.set(c.seed, run);
   }
   return run;
@@ -78,10 +96,15 @@ describe('every executor ends each await case as the oracle says, and alike', ()
       held(c, await reference(c), 'in memory');
     });
     it(`${c.name}: durable`, { timeout: 60_000 }, async () => {
-      const durable = await runDurable(c, folder);
+      const durable = await runDurable(c, folder, runIdOf(c));
       held(c, durable, 'durable');
       expect(differences(awaitNormal(await reference(c)), awaitNormal(durable)), c.name).toEqual([]);
     });
-    it.todo(`${c.name}: distributed (once the distributed dispatcher answers awaits, branch h/dist)`);
+    it(`${c.name}: distributed`, { timeout: 60_000 }, async () => {
+      const workers = distributed as DistributedExecutor;
+      const run = await workers.run(withAwaitDeadline(c, DISTRIBUTED_AWAIT_DEADLINE_MS), runIdOf(c));
+      held(c, run, 'distributed');
+      expect(differences(awaitNormal(await reference(c)), awaitNormal(run)), c.name).toEqual([]);
+    });
   }
 });

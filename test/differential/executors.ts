@@ -70,11 +70,20 @@ function untilQuiet<T>(work: Promise<T>, ms: number, lastSign: () => number, wha
   return Promise.race([work, quiet]).finally(() => clearInterval(timer));
 }
 
+/** How an executor runs a case, besides the case itself. */
+export interface RunAs {
+  /**
+   * The run's id; default a fresh one. Runs of the same case with the same id give the same answer tokens,
+   * so that their events compare with the tokens in.
+   */
+  readonly runId?: string;
+}
+
 /**
  * The run options of a case; a case with an answer script has its parked items answered through `answer`
  * (the dispatcher's), each refusal noted in `refused`.
  */
-function runOptions(c: DiffCase, events: RunEvent[], answer?: Answerer, refused: string[] = []) {
+function runOptions(c: DiffCase, as: RunAs, events: RunEvent[], answer?: Answerer, refused: string[] = []) {
   const answers =
     c.answers === undefined || answer === undefined ? undefined : answering(c.answers, answer, refused);
   return {
@@ -84,11 +93,20 @@ function runOptions(c: DiffCase, events: RunEvent[], answer?: Answerer, refused:
       answers?.(e);
     },
     ...(c.deadlineMs === undefined ? {} : { deadlineMs: c.deadlineMs }),
+    ...(as.runId === undefined ? {} : { runId: as.runId }),
   };
 }
 
+/**
+ * An in-process dispatcher's `answer`, called in a microtask after the `await.parked` event that asks for
+ * it, as a person who heard of the park answers once the item waits (the event is emitted as it parks).
+ */
+function later(answer: Answerer): Answerer {
+  return (request) => Promise.resolve().then(() => answer(request));
+}
+
 /** The case in process, on a virtual clock, recording nothing. */
-export async function runInMemory(c: DiffCase): Promise<Executed> {
+export async function runInMemory(c: DiffCase, as: RunAs = {}): Promise<Executed> {
   const events: RunEvent[] = [];
   const stop = new AbortController();
   const dispatcher = createDispatcher({
@@ -99,14 +117,20 @@ export async function runInMemory(c: DiffCase): Promise<Executed> {
     random: seededRandom(1),
   });
   const refused: string[] = [];
-  const options = runOptions(c, events, (request) => dispatcher.answer(request), refused);
+  const options = runOptions(
+    c,
+    as,
+    events,
+    later((request) => dispatcher.answer(request)),
+    refused,
+  );
   const run = dispatcher.run(c.root, {}, { ...options, signal: stop.signal });
   const result = await bounded(run.result, RUN_BOUND_MS, 'the in-memory run', () => stop.abort());
   return { result, events, refused };
 }
 
 /** The case in process, recorded in a SQLite store of its own under `folder`, on a virtual clock. */
-export async function runDurable(c: DiffCase, folder: string): Promise<Executed> {
+export async function runDurable(c: DiffCase, folder: string, as: RunAs = {}): Promise<Executed> {
   const store = await openSqliteStore(join(folder, `case-${c.seed}.db`));
   try {
     const events: RunEvent[] = [];
@@ -120,22 +144,19 @@ export async function runDurable(c: DiffCase, folder: string): Promise<Executed>
       store,
     });
     const refused: string[] = [];
-    const options = runOptions(c, events, (request) => dispatcher.answer(request), refused);
+    const options = runOptions(
+      c,
+      as,
+      events,
+      later((request) => dispatcher.answer(request)),
+      refused,
+    );
     const run = dispatcher.run(c.root, {}, { ...options, signal: stop.signal });
     const result = await bounded(run.result, RUN_BOUND_MS, 'the durable run', () => stop.abort());
     return { result, events, refused };
   } finally {
     await store.close();
   }
-}
-
-/**
- * The distributed dispatcher's `answer`, once it has one: until then a case's scripted answers go nowhere
- * and its parked items wait for their deadlines.
- */
-function answererOf(dispatcher: object): Answerer | undefined {
-  const answer = (dispatcher as { answer?: Answerer }).answer;
-  return answer === undefined ? undefined : (request) => answer.call(dispatcher, request);
 }
 
 /**
@@ -158,7 +179,7 @@ export class DistributedExecutor {
   }
 
   /** The case on the worker, submitted by a dispatcher of its own (each case has its policy and library). */
-  async run(c: DiffCase): Promise<Executed> {
+  async run(c: DiffCase, as: RunAs = {}): Promise<Executed> {
     const dispatcher = await createDistributedDispatcher({
       connection: TEST_REDIS,
       nodes: c.nodes,
@@ -170,7 +191,7 @@ export class DistributedExecutor {
       const events: RunEvent[] = [];
       let last = Date.now();
       const refused: string[] = [];
-      const options = runOptions(c, events, answererOf(dispatcher), refused);
+      const options = runOptions(c, as, events, (request) => dispatcher.answer(request), refused);
       const run = dispatcher.run(
         c.root,
         {},
