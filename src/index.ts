@@ -4,6 +4,10 @@
  */
 
 export { type AwaitDeadlineOptions, awaitDeadlineProblems } from './awaits/check.ts';
+export type { ParkedItem } from './awaits/desk.ts';
+export type { AnswerReceipt, AnswerRequest } from './awaits/request.ts';
+export { recordAnswer } from './awaits/stored.ts';
+export { answerToken, isAnswerToken, type ParkingPlace } from './awaits/token.ts';
 export type { AbortOutcome } from './distributed/abort.ts';
 export {
   createDistributedDispatcher,
@@ -20,6 +24,8 @@ export { type ExportFormat, exportDag } from './document/export.ts';
 export { canonicalNQuads, hashDag } from './document/hash.ts';
 export { type LoadResult, libraryOf, loadDagFile, loadDagFolder, loadDagText } from './document/load.ts';
 export {
+  AWAIT_DEADLINE_OUTPUT,
+  type AwaitPlacement,
   type Budget,
   CONTEXT_IRI,
   type Dag,
