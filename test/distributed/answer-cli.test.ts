@@ -2,13 +2,17 @@
  * `switchyard answer --redis` and `runs show --redis` for runs `switchyard worker`s carry: a run submitted
  * with `run --redis` parks on a worker, `runs show` lists its parked items (scatter children, which have no
  * checkpoint, too) with the commands that answer them, `answer` gives each answer through the workers (the
- * refusals one line, exit 1; misplaced flags exit 2), and the run ends on the answered routes. The CLI runs
+ * refusals one line, exit 1; misplaced flags exit 2), and the run ends on the answered routes; a run of the
+ * Redis run store no workers carry has the answer recorded in the store. The CLI runs
  * in process; the worker too, on the test Redis under a scratch prefix ($SWITCHYARD_REDIS_PREFIX), every
  * key removed.
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DistributedWorker, startWorker } from '../../src/distributed/worker.ts';
+import { loadDagFile } from '../../src/document/load.ts';
+import type { Dag } from '../../src/document/model.ts';
+import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import { openRedisStore, type RedisRunStore } from '../../src/store/redis.ts';
 import { nodes } from '../cli/fixtures/review-nodes.ts';
 import { runCli } from '../cli/run-cli.ts';
@@ -155,6 +159,26 @@ describe('switchyard answer --redis', () => {
     expect(taken.out).toBe(`answered item 1.0 at 'review' with 'approved'; the workers take it\n`);
     await answer(runId, (parked.get('1.1') as ParkedJson).token, 'rejected');
     expect(await endings(runId)).toEqual(['1 ok']);
+  });
+
+  it('records the answer in the Redis run store for a run no workers carry', {
+    timeout: 30_000,
+  }, async () => {
+    const { dag } = await loadDagFile(`${FIXTURES}review.jsonld`);
+    const local = createDispatcher({
+      nodes,
+      store,
+      policy: { placements: { review: { deadlineMs: 3_600_000 } } },
+    });
+    const result = await local.run(dag as Dag, {}, { items: [{ n: 1 }], whenParked: 'stop' });
+    expect(result.status).toBe('waiting');
+    const token = result.parked?.[0]?.token as string;
+    const { code, out } = await answer(result.runId, token, 'approved');
+    expect({ code, out }).toEqual({
+      code: 0,
+      out: `answered item 1 at 'review' with 'approved'; recorded: run ${result.runId} takes it when the process that runs it goes on\n`,
+    });
+    expect((await store.listAnswers(result.runId)).map((a) => a.output)).toEqual(['approved']);
   });
 
   it('refuses a run the Redis run store does not hold with one line', async () => {
