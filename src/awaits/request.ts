@@ -51,9 +51,43 @@ export interface ResolvedAnswer {
 /** Finds an await placement of the run's documents. */
 export type AwaitLookup = (dag: string, key: string) => AwaitPlacement | undefined;
 
+/** The visits of a placement a token of an item yet to park is looked for among. */
+const VISITS_SEARCHED = 8;
+/** At most this many tokens are derived in that search: past it, the answer is checked more loosely. */
+const TOKENS_SEARCHED = 100_000;
+
+/**
+ * The place a token names, when it is the token of one of the run's input items (`1` … `items`) at an
+ * await of the run's own document on one of its first visits: tokens are derived, not stored, so the
+ * place of an item that has not parked is found by deriving the candidates.
+ */
+function placeOfToken(
+  token: string,
+  runId: string,
+  rootDag: string,
+  awaits: readonly AwaitPlacement[],
+  lookup: AwaitLookup,
+  items: number,
+): { readonly placement: AwaitPlacement } | undefined {
+  const own = awaits.filter((a) => lookup(rootDag, a.key) === a);
+  if (own.length === 0 || items * own.length * VISITS_SEARCHED > TOKENS_SEARCHED) return undefined;
+  for (let i = 1; i <= items; i++) {
+    for (const placement of own) {
+      for (let visit = 1; visit <= VISITS_SEARCHED; visit++) {
+        const place = { runId, item: String(i), dag: rootDag, placement: placement.key, visit };
+        if (answerToken(place) === token) return { placement };
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * Finds what an answer is for among the items parked now: by token, or by item and placement (its token
- * computed for the visit named, or the parked one, or the first). Throws `E_ANSWER` for a request that names
+ * computed for the visit named, or the parked one, or the first). A token no parked item holds is looked
+ * for among the tokens the run's `items` input items would have at its own document's awaits, so that an
+ * answer given before its item parks is checked against its own placement when it can be. Throws
+ * `E_ANSWER` for a request that names
  * neither, or names a placement that is no await of the run's documents, and `E_UNKNOWN_TOKEN` for a string
  * that is no answer token.
  */
@@ -61,8 +95,10 @@ export function resolveAnswer(
   request: AnswerRequest,
   parked: readonly ParkedItem[],
   rootDag: string,
-  lookup: AwaitLookup,
+  index: AwaitIndex,
+  items = 0,
 ): ResolvedAnswer {
+  const { lookup } = index;
   if (request.token !== undefined) {
     if (typeof request.token !== 'string' || !isAnswerToken(request.token)) {
       throw new SwitchyardError(
@@ -71,7 +107,11 @@ export function resolveAnswer(
       );
     }
     const found = parked.find((p) => p.token === request.token);
-    return { token: request.token, parked: found, placement: found && lookup(found.dag, found.placement) };
+    if (found !== undefined) {
+      return { token: request.token, parked: found, placement: lookup(found.dag, found.placement) };
+    }
+    const place = placeOfToken(request.token, request.runId, rootDag, index.awaits, lookup, items);
+    return { token: request.token, parked: undefined, placement: place?.placement };
   }
   const { item, placement: key } = request;
   if (typeof item !== 'string' || typeof key !== 'string') {
@@ -135,7 +175,13 @@ export function admittedAnswer(
 }
 
 /** Every await placement of a run's documents, and a lookup by document and key. */
-export function awaitsOf(dags: readonly Dag[]): { awaits: AwaitPlacement[]; lookup: AwaitLookup } {
+export interface AwaitIndex {
+  readonly awaits: readonly AwaitPlacement[];
+  readonly lookup: AwaitLookup;
+}
+
+/** The {@link AwaitIndex} of a run's documents. */
+export function awaitsOf(dags: readonly Dag[]): AwaitIndex {
   const byDag = new Map<string, Map<string, AwaitPlacement>>();
   const awaits: AwaitPlacement[] = [];
   for (const dag of dags) {

@@ -71,8 +71,16 @@ export async function recordAnswer(
       `run '${runId}' already ended (${record.status}): nothing in it waits for an answer`,
     );
   }
-  const { awaits, lookup } = awaitsOf(recordedDags(record));
-  const resolved = resolveAnswer(request, await storedParked(store, runId), record.dag.iri, lookup);
+  const index = awaitsOf(recordedDags(record));
+  const items = (record.options as { readonly items?: unknown } | null)?.items;
+  const parkedNow = await storedParked(store, runId);
+  const resolved = resolveAnswer(
+    request,
+    parkedNow,
+    record.dag.iri,
+    index,
+    typeof items === 'number' ? items : 0,
+  );
   const parked = resolved.parked;
   if (parked !== undefined && parked.deadlineAt <= now) {
     throw new SwitchyardError(
@@ -80,7 +88,7 @@ export async function recordAnswer(
       `item ${parked.item} passed its deadline at '${parked.placement}' (${new Date(parked.deadlineAt).toISOString()}); it takes its deadline route when the run goes on (\`switchyard resume ${runId}\`)`,
     );
   }
-  const answer = admittedAnswer(request, resolved, awaits);
+  const answer = admittedAnswer(request, resolved, index.awaits);
   const token = resolved.token;
   if ((await store.getAnswer(runId, token)) !== undefined) throw alreadyAnswered(token);
   try {

@@ -86,12 +86,13 @@ export async function answerDistributed(
   }
   if (record.status !== 'running' && record.status !== 'waiting') throw finished(runId, record.status);
   const keys = runKeys(target.prefix, runId);
-  const { awaits, lookup } = awaitsOf(recordedDags(record));
+  const index = awaitsOf(recordedDags(record));
   const parked = await parkedItems(redis, target.prefix, runId);
-  const resolved = resolveAnswer(request, parked, record.dag.iri, lookup);
+  const items = Array.isArray(record.input) ? record.input.length : 0;
+  const resolved = resolveAnswer(request, parked, record.dag.iri, index, items);
   const now = clock.wallNow();
   if (resolved.parked !== undefined && resolved.parked.deadlineAt <= now) throw pastDeadline(resolved.parked);
-  const answer = admittedAnswer(request, resolved, awaits);
+  const answer = admittedAnswer(request, resolved, index.awaits);
   const { token } = resolved;
   const given: AnswerRecord = { runId, token, ...answer, answeredAt: now };
   const storeKeys = redisKeys(store.prefix);

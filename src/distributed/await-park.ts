@@ -15,15 +15,14 @@ import type { ParkedItem } from '../awaits/desk.ts';
 import type { AwaitPlacement } from '../document/model.ts';
 import { isSwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
-import { engineFailure } from '../runtime/error-summary.ts';
-import { countVisit, type ItemState } from '../runtime/item-state.ts';
+import type { ItemState } from '../runtime/item-state.ts';
 import {
   answeredOutcome,
+  arrive,
   emitAwaitEnd,
   emitParked,
   expiredOutcome,
   parkedWait,
-  parkingOf,
 } from '../runtime/kinds/await.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import { type ItemAt, type Transition, transit } from '../runtime/step.ts';
@@ -112,23 +111,11 @@ export async function parkAt(
 ): Promise<Transition | Parking> {
   const { prep, state, at, carry } = item;
   const run = scope.run;
-  carry.waiting = 'answer';
-  const visit = countVisit(state, at.key);
-  const dagId = prep.compiled.dag.id;
+  const arrival = arrive(run, item, scope.runId, undefined);
+  if (!('parked' in arrival)) return arrival;
+  const { parked, started } = arrival;
+  const _dagId = prep.compiled.dag.id;
   const ev = run.events;
-  const started = ev ? run.placementStart(ev, state.id, dagId, at.key, visit) : run.clock.now();
-  let parked: ParkedItem;
-  try {
-    parked = parkingOf(at, state, {
-      runId: scope.runId,
-      dag: dagId,
-      visit,
-      wallNow: run.clock.wallNow(),
-      deadlineMs: prep.timings[at.index]?.deadlineMs,
-    });
-  } catch (error) {
-    return run.failed(dagId, state, at.key, engineFailure(error, at.key));
-  }
   if (ev) emitParked(ev, parked, false);
   const storePrefix = await storePrefixOf(wiring, scope.runId, scope.clock);
   let drop = false;
@@ -148,7 +135,7 @@ export async function parkAt(
     parked,
     startedWall: run.clock.wallNow() - (run.clock.now() - started),
   };
-  const moving: Moving = { state, placement: at.key, visit, wait: parkedWait(parked) };
+  const moving: Moving = { state, placement: at.key, visit: parked.visit, wait: parkedWait(parked) };
   const spawn: Spawn = async () => {
     if (storePrefix !== undefined) await registerPark(wiring, scope, storePrefix, record, drop);
   };

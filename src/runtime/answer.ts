@@ -6,7 +6,7 @@ import {
   resolveAnswer,
 } from '../awaits/request.ts';
 import { alreadyAnswered, recordAnswer } from '../awaits/stored.ts';
-import type { AwaitPlacement, Dag } from '../document/model.ts';
+import type { Dag } from '../document/model.ts';
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import type { Clock } from '../policy/types.ts';
 import type { RunStore } from '../store/types.ts';
@@ -41,13 +41,11 @@ export async function answerRun(
   }
   const desk = run.desk;
   const root = run.rootDag as Dag;
-  const { awaits, lookup } = awaitsOf(
-    reachableDags(root, { get: (iri) => run.env.prepareIri(iri)?.compiled.dag }),
-  );
-  const resolved = resolveAnswer(request, desk.parked(), root.id, lookup);
+  const index = awaitsOf(reachableDags(root, { get: (iri) => run.env.prepareIri(iri)?.compiled.dag }));
+  const resolved = resolveAnswer(request, desk.parked(), root.id, index, run.inputItems);
   const { token } = resolved;
   if (desk.hasAnswer(token)) throw alreadyAnswered(token);
-  const answer = admittedAnswer(request, resolved, awaits as AwaitPlacement[]);
+  const answer = admittedAnswer(request, resolved, index.awaits);
   const durable = run.durable;
   if (durable !== undefined) {
     const at = clock.wallNow();

@@ -1,14 +1,12 @@
 import type { AwaitPlacement } from '../document/model.ts';
 import { isSwitchyardError } from '../errors.ts';
-import { engineFailure } from './error-summary.ts';
-import { countVisit } from './item-state.ts';
 import {
   answeredOutcome,
+  arrive,
   emitAwaitEnd,
   emitParked,
   expiredOutcome,
   parkedWait,
-  parkingOf,
 } from './kinds/await.ts';
 import type { RunContext } from './runner.ts';
 import { type ItemAt, type Transition, transit } from './step.ts';
@@ -23,26 +21,13 @@ import { type ItemAt, type Transition, transit } from './step.ts';
 export async function awaitStep(run: RunContext, item: ItemAt): Promise<Transition> {
   const { prep, state, at, carry } = item;
   const placement = at.placement as AwaitPlacement;
-  carry.waiting = 'answer';
   const resumed = carry.parked;
   carry.parked = undefined;
-  const visit = resumed?.visit ?? countVisit(state, at.key);
+  const arrival = arrive(run, item, run.runId, resumed);
+  if (!('parked' in arrival)) return arrival;
+  const { parked, started } = arrival;
   const dagId = prep.compiled.dag.id;
   const ev = run.events;
-  const started = ev ? run.placementStart(ev, state.id, dagId, at.key, visit) : 0;
-  let parked: ReturnType<typeof parkingOf>;
-  try {
-    parked = parkingOf(at, state, {
-      runId: run.runId,
-      dag: dagId,
-      visit,
-      wallNow: run.clock.wallNow(),
-      deadlineMs: prep.timings[at.index]?.deadlineMs,
-      ...(resumed === undefined ? {} : { resumed }),
-    });
-  } catch (error) {
-    return run.failed(dagId, state, at.key, engineFailure(error, at.key));
-  }
   const desk = run.desk;
   const durable = run.durable;
   if (durable !== undefined) {

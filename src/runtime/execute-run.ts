@@ -51,6 +51,7 @@ export async function executeRun(
   );
   run.runId = runId;
   run.rootDag = prep.compiled.dag;
+  run.inputItems = states.length;
   env.live?.set(runId, run);
   if (limits.whenParked === 'stop') {
     run.parkWatch = new ParkWatch(

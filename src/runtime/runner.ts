@@ -75,6 +75,9 @@ export class RunContext extends RunScope {
   /** The run's DAG, set on the run's own context: what an answer given to the run is checked against. */
   rootDag: Dag | undefined;
 
+  /** How many input items the run has (`1` … `inputItems`), set on the run's own context. */
+  inputItems = 0;
+
   /** Set on the run's own context when the run stops once every item left is parked (`whenParked: 'stop'`). */
   parkWatch: ParkWatch | undefined;
 

@@ -97,12 +97,10 @@ describe('await placements in a durable run, at their edges', () => {
     await store.close();
   });
 
-  // An early answer is recorded in the store before its item parks; when it does not fit the placement the
-  // item parks at, the item ignores it (W_ANSWER_IGNORED) and waits on, yet the store keeps it as the
-  // token's one answer, so every later answer is refused E_ALREADY_ANSWERED and the item can only take its
-  // deadline. In process the misfit is dropped and a later answer taken. A fix needs the store to let an
-  // answer its item ignored be replaced.
-  it.fails('takes a fitting answer after an early one that did not fit (store keeps the misfit)', async () => {
+  // An early answer is recorded in the store before its item parks, so it is checked first: for an input
+  // item its token names its own placement, and an answer that placement does not expect is refused then,
+  // with nothing written, and a fitting one taken later.
+  it('refuses an early answer its own placement does not expect, writes nothing, and takes a fitting one', async () => {
     const store = await sqlite();
     const clock = createVirtualClock({ start: 0, wallStart: WALL });
     const dispatcher = createDispatcher({
@@ -115,18 +113,17 @@ describe('await placements in a durable run, at their edges', () => {
     const token = answerToken({ runId: 'p3', item: '1', dag: twoAwaits.id, placement: 'first', visit: 1 });
     const run = dispatcher.run(twoAwaits, {}, { runId: 'p3', onEvent: (e) => events.push(e) });
     await until(events, (e): e is RunEvent => e.type === 'placement.start');
-    expect((await dispatcher.answer({ runId: 'p3', token, output: 'yes' })).status).toBe('kept');
+    await expect(dispatcher.answer({ runId: 'p3', token, output: 'yes' })).rejects.toMatchObject({
+      code: 'E_ANSWER',
+    });
+    expect(await store.listAnswers('p3')).toEqual([]);
+    expect((await dispatcher.answer({ runId: 'p3', token, output: 'go' })).status).toBe('kept');
     await clock.advance(5_000);
-    await until(events, (e): e is RunEvent => e.type === 'warning');
-    try {
-      // Refused today with E_ALREADY_ANSWERED.
-      const receipt = await dispatcher.answer({ runId: 'p3', token, output: 'go' });
-      expect(receipt.status).toBe('taken');
-    } finally {
-      await clock.advance(60_000);
-      await clock.advance(60_000);
-      await run;
-      await store.close();
-    }
+    const [, second] = await until(events, parkedEvent, 2);
+    await dispatcher.answer({ runId: 'p3', token: second?.token as string, output: 'yes' });
+    const result = await run;
+    expect(result.items.map((i) => i.terminal)).toEqual(['yes']);
+    expect(events.some((e) => e.type === 'warning')).toBe(false);
+    await store.close();
   });
 });

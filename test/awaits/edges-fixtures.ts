@@ -63,6 +63,20 @@ export const twoAwaits: Dag = dag('urn:switchyard:test:two-awaits', HEADER)
   .route('deadline', 'late2')
   .build();
 
+/** A root scattering /list over {@link twoAwaits}: its children ('1.0', …) park at its awaits. */
+export const fanOfTwo: Dag = dag('urn:switchyard:test:fan-of-two', HEADER)
+  .scatter('fan', { items: '/list', dag: twoAwaits.id })
+  .gather('g', { into: '/gathered', reducer: 'collect', require: 'any' })
+  .terminal('done', 'completed')
+  .terminal('none', 'failed')
+  .entry('fan')
+  .from('fan')
+  .route('done', 'g')
+  .from('g')
+  .route('completed', 'done')
+  .route('failed', 'none')
+  .build();
+
 /** Deadlines of `ms` for every await placement of the documents above; a retry waits 1 s. */
 export function edgesPolicy(ms: number) {
   return {

@@ -8,7 +8,7 @@ import { answerToken } from '../../src/awaits/token.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
-import { edgesPolicy, RETRY_MS, replacing, revisable, twoAwaits } from './edges-fixtures.ts';
+import { edgesPolicy, fanOfTwo, RETRY_MS, replacing, revisable, twoAwaits } from './edges-fixtures.ts';
 import { draft, slowDraft } from './fixtures.ts';
 import { parkedEvent, until } from './wait-for.ts';
 
@@ -121,32 +121,54 @@ describe('await placements at their edges', () => {
     ).rejects.toThrow();
   });
 
-  it('warns W_ANSWER_IGNORED when an early answer does not fit the placement its item parks at, and waits on', async () => {
+  it('refuses at once an early answer for an input item that its own await does not expect', async () => {
     const { clock, dispatcher } = setup(60_000, 5_000);
     const events: RunEvent[] = [];
     // 'yes' is an answer of the second await, not of the first, whose token this is.
     const token = answerToken({ runId: 'mf', item: '1', dag: twoAwaits.id, placement: 'first', visit: 1 });
     const run = dispatcher.run(twoAwaits, {}, { runId: 'mf', onEvent: (e) => events.push(e) });
-    // The draft is still being written when the answer comes.
     await until(events, (e): e is RunEvent => e.type === 'placement.start');
-    const kept = await dispatcher.answer({ runId: 'mf', token, output: 'yes' });
-    expect(kept.status).toBe('kept');
+    await expect(dispatcher.answer({ runId: 'mf', token, output: 'yes' })).rejects.toMatchObject({
+      code: 'E_ANSWER',
+      message: expect.stringContaining("'go', 'stop'"),
+    });
+    expect((await dispatcher.answer({ runId: 'mf', token, output: 'go' })).status).toBe('kept');
     clock.advance(5_000);
-    const [parked] = await until(events, parkedEvent);
-    expect(parked).toMatchObject({ placement: 'first', token });
+    const [, second] = await until(events, parkedEvent, 2);
+    await dispatcher.answer({ runId: 'mf', token: second?.token as string, output: 'yes' });
+    const result = await run;
+    expect(result.items.map((i) => i.terminal)).toEqual(['yes']);
+  });
+
+  it('warns W_ANSWER_IGNORED when an early answer for a child does not fit the placement it parks at, and waits on', async () => {
+    const clock = createVirtualClock({ start: 0, wallStart: WALL });
+    const dispatcher = createDispatcher({
+      nodes: [slowDraft(clock, 5_000)],
+      clock,
+      policy: edgesPolicy(60_000),
+      library: { get: (id) => (id === twoAwaits.id ? twoAwaits : undefined) },
+    });
+    const events: RunEvent[] = [];
+    // A scatter child's token cannot be told from the run's input: 'yes' fits an await of the run, so it is kept.
+    const token = answerToken({ runId: 'mc', item: '1.0', dag: twoAwaits.id, placement: 'first', visit: 1 });
+    const run = dispatcher.run(fanOfTwo, { list: ['a'] }, { runId: 'mc', onEvent: (e) => events.push(e) });
+    await until(events, (e): e is RunEvent => e.type === 'placement.start' && e.placement === 'draft');
+    expect((await dispatcher.answer({ runId: 'mc', token, output: 'yes' })).status).toBe('kept');
+    clock.advance(5_000);
+    const [parked] = await until(events, parkedEvent, 1);
+    expect(parked).toMatchObject({ placement: 'first', token, item: '1.0' });
     expect(events.find((e) => e.type === 'warning')).toMatchObject({
       code: 'W_ANSWER_IGNORED',
-      item: '1',
+      item: '1.0',
       placement: 'first',
       message: expect.stringContaining("'go', 'stop'"),
     });
     expect(events.some((e) => e.type === 'await.answered')).toBe(false);
     // The misfit was dropped: the item still takes an answer that fits.
-    const receipt = await dispatcher.answer({ runId: 'mf', token, output: 'go' });
-    expect(receipt.status).toBe('taken');
+    expect((await dispatcher.answer({ runId: 'mc', token, output: 'go' })).status).toBe('taken');
     const [, second] = await until(events, parkedEvent, 2);
-    await dispatcher.answer({ runId: 'mf', token: second?.token as string, output: 'yes' });
+    await dispatcher.answer({ runId: 'mc', token: second?.token as string, output: 'yes' });
     const result = await run;
-    expect(result.items.map((i) => i.terminal)).toEqual(['yes']);
+    expect(result.items.map((i) => i.terminal)).toEqual(['done']);
   });
 });

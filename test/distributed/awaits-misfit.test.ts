@@ -1,8 +1,8 @@
 /**
- * An answer given by token before its item parks is checked only against the run's awaits as a whole; over
- * workers on a real Redis, one that does not fit the await its item parks at is dropped with a
- * `W_ANSWER_IGNORED` warning, as in one process, and the item waits for an answer that fits. Every key is
- * removed.
+ * An answer given by token before its item parks is checked against the await the token names when it is
+ * an input item's: over workers on a real Redis, one that await does not expect is refused at once, with
+ * nothing recorded, as in one process, and a fitting one is kept and taken when the item parks. Every key
+ * is removed.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { answerToken } from '../../src/awaits/token.ts';
@@ -14,7 +14,7 @@ import { parkedOf, startRig, twice, until } from './fixtures/awaits.ts';
 afterAll(removeScratchKeys);
 
 describe('an early answer that does not fit', () => {
-  it('is dropped with a warning, and the item waits for one that fits', { timeout: 30_000 }, async () => {
+  it('is refused at once, and the item takes one that fits', { timeout: 30_000 }, async () => {
     let release: () => void = () => undefined;
     const drafted = new Promise<void>((resolve) => {
       release = resolve;
@@ -38,18 +38,16 @@ describe('an early answer that does not fit', () => {
       const run = rig.dispatcher.run(twice, {}, { items: [{}], onEvent: (e) => events.push(e) });
       await until(() => started);
       const token = answerToken({ runId: run.id, item: '1', dag: twice.id, placement: 'review', visit: 1 });
-      // `ok` is an answer of the run (confirm's), so it is kept; review does not expect it.
-      expect((await rig.other.answer({ runId: run.id, token, output: 'ok' })).status).toBe('kept');
-      release();
-      await until(() => parkedOf(events).length === 1);
-      await until(() => events.some((e) => e.type === 'warning'));
-      expect(events.find((e) => e.type === 'warning')).toMatchObject({
-        code: 'W_ANSWER_IGNORED',
-        item: '1',
-        placement: 'review',
+      // `ok` is an answer of the run (confirm's), but the token is item 1's at review, which does not expect it.
+      await expect(rig.other.answer({ runId: run.id, token, output: 'ok' })).rejects.toMatchObject({
+        code: 'E_ANSWER',
+        message: expect.stringContaining("'review'"),
       });
-      expect((await rig.other.answer({ runId: run.id, token, output: 'approved' })).status).toBe('taken');
+      expect(await rig.store.listAnswers(run.id)).toEqual([]);
+      expect((await rig.other.answer({ runId: run.id, token, output: 'approved' })).status).toBe('kept');
+      release();
       await until(() => parkedOf(events).length === 2);
+      expect(events.some((e) => e.type === 'warning')).toBe(false);
       const confirm = parkedOf(events)[1];
       await rig.other.answer({ runId: run.id, item: '1', placement: 'confirm', output: 'ok' });
       const result = await run;

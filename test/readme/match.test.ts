@@ -49,6 +49,19 @@ describe('comparing a command output with a transcript', () => {
     expect(oneForTwo.idClash).toContain(REAL_A);
   });
 
+  it('lets an answer token stand for any, the same one wherever it is written, and runs commands with the real one', () => {
+    const ids: Ids = new Map();
+    const token = 'aw-000000000000000000000001';
+    const real = 'aw-5c1f0e9d8b7a69584736251a';
+    expect(compare([`token ${token}`], [`token ${real}`], ids).same).toBe(true);
+    expect(withRealIds(`switchyard answer ${A} ${token} approved`, new Map([...ids, [A, REAL_A]]))).toBe(
+      `switchyard answer ${REAL_A} ${real} approved`,
+    );
+    expect(
+      compare([`token ${token}`, token], [`token ${real}`, 'aw-ffffffffffffffffffffffff'], new Map()).same,
+    ).toBe(false);
+  });
+
   it('lets a wall-clock time stand for any, and ignores spaces at line ends', () => {
     const shown = ['created  2026-12-01T09:30:00.969Z'];
     expect(compare(shown, ['created  2027-01-02T03:04:05.678Z  ']).same).toBe(true);

@@ -4,7 +4,8 @@
  *
  * - **elisions**: a line that holds only `…` stands for any number of lines, none included;
  * - **run ids**: a UUID stands for any UUID, the same one each time it is written in a transcript (a
- *   command may name the id an earlier command printed: it is run with the real id);
+ *   command may name the id an earlier command printed: it is run with the real id); an answer token
+ *   (`aw-` and 24 hex digits, derived from the run id) likewise stands for any answer token;
  * - **wall-clock times**: an ISO-8601 UTC time (`2026-12-01T09:30:12.325Z`) stands for any such time;
  * - spaces at the end of a line, which editors take off.
  *
@@ -13,7 +14,7 @@
  */
 import { align, alikeLines } from './align.ts';
 
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gu;
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|aw-[0-9a-f]{24}/gu;
 const TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/gu;
 /** The line that stands for any number of lines. */
 export const ELISION = '…';

@@ -14,9 +14,12 @@ import { SwitchyardError } from '../../errors.ts';
 import type { CompiledPlacement } from '../../graph/compile.ts';
 import type { ItemWait } from '../../store/types.ts';
 import type { Outcome } from '../decide.ts';
+import { engineFailure } from '../error-summary.ts';
 import type { EventStream } from '../event-stream.ts';
-import type { ItemState } from '../item-state.ts';
+import { countVisit, type ItemState } from '../item-state.ts';
 import { setPointer } from '../pointer.ts';
+import type { Ending, RunContext } from '../runner.ts';
+import type { ItemAt } from '../step.ts';
 
 /** A parked item's wait as its checkpoint kept it, for the item to park again where it was after a restart. */
 export interface ParkedCarry {
@@ -68,6 +71,44 @@ export function parkingOf(at: CompiledPlacement, state: ItemState, ctx: ParkingC
     deadlineAt,
     parkedAt: resumed?.parkedAt ?? ctx.wallNow,
   };
+}
+
+/** An item arrived at an await: where it parks, and the clock time the placement started (for `placement.end`). */
+export interface Arrival {
+  readonly parked: ParkedItem;
+  readonly started: number;
+}
+
+/**
+ * An item arriving at an await placement, in any executor: its visit counted (kept, for an item that had
+ * parked before a restart), `placement.start` reported, and where it parks (see {@link parkingOf}); or its
+ * failure, when the policy gives the placement no deadline.
+ */
+export function arrive(
+  run: RunContext,
+  item: ItemAt,
+  runId: string,
+  resumed: ParkedCarry | undefined,
+): Arrival | Ending {
+  const { prep, state, at, carry } = item;
+  carry.waiting = 'answer';
+  const visit = resumed?.visit ?? countVisit(state, at.key);
+  const dag = prep.compiled.dag.id;
+  const ev = run.events;
+  const started = ev ? run.placementStart(ev, state.id, dag, at.key, visit) : run.clock.now();
+  try {
+    const parked = parkingOf(at, state, {
+      runId,
+      dag,
+      visit,
+      wallNow: run.clock.wallNow(),
+      deadlineMs: prep.timings[at.index]?.deadlineMs,
+      ...(resumed === undefined ? {} : { resumed }),
+    });
+    return { parked, started };
+  } catch (error) {
+    return run.failed(dag, state, at.key, engineFailure(error, at.key));
+  }
 }
 
 /** The error of an await placement the policy gives no deadline. */
