@@ -134,8 +134,10 @@ export function invokeNode(
   placement: string,
 ): TaskOutcome | NodeCall {
   let result: ReturnType<NonNullable<typeof node.run>>;
+  const tracing = run.tracing;
   try {
-    result = (node.run as NonNullable<typeof node.run>)(state, ctx);
+    const call = node.run as NonNullable<typeof node.run>;
+    result = tracing === undefined ? call(state, ctx) : tracing.within(state.id, ctx, () => call(state, ctx));
   } catch (error) {
     ctx.release();
     return dataChecked(state, placement, classifyThrown(run, error));
