@@ -41,11 +41,12 @@ function shown(attributes: Attributes): string {
 
 /**
  * The spans as a tracing UI draws them, one line each, children indented under their parent in start order:
- * `name @start+duration [attributes]`, times in ms from the earliest span's start.
+ * `name @start+duration [attributes]`, times in ms from the earliest span's start (Switchyard's spans only).
  */
 export function spanTree(spans: readonly ReadableSpan[]): string {
   const ids = new Set(spans.map((s) => s.spanContext().spanId));
-  const start = Math.min(...spans.map((s) => ms(s.startTime)));
+  const own = spans.filter((s) => s.instrumentationScope.name === 'switchyard');
+  const start = Math.min(...own.map((s) => ms(s.startTime)));
   const childrenOf = new Map<string | undefined, ReadableSpan[]>();
   for (const span of spans) {
     const parent = span.parentSpanContext?.spanId;
@@ -58,7 +59,9 @@ export function spanTree(spans: readonly ReadableSpan[]): string {
     for (const span of children) {
       const at = Math.round(ms(span.startTime) - start);
       const took = Math.round(ms(span.endTime) - ms(span.startTime));
-      lines.push(`${'  '.repeat(depth)}${span.name} @${at}+${took}${shown(span.attributes)}`);
+      // A node's own spans are timed by the real clock, Switchyard's by the run's (virtual in tests).
+      const when = span.instrumentationScope.name === 'switchyard' ? ` @${at}+${took}` : '';
+      lines.push(`${'  '.repeat(depth)}${span.name}${when}${shown(span.attributes)}`);
       walk(span.spanContext().spanId, depth + 1);
     }
   };
