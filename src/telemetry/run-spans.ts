@@ -307,11 +307,11 @@ export class RunSpans implements NodeTracing {
   /** Ends every span still open (an item stopped by an abort or parked when the run stops), then the run's. */
   private end(status: string, completed: number, failed: number, t: HrTime, why?: string): void {
     for (const spans of this.items.values()) {
+      this.settle(spans);
       for (const span of [spans.open, spans.gate, spans.await, spans.backoff]) {
         span?.setAttribute(ATTR.interrupted, true);
         span?.end(t);
       }
-      spans.closing?.end(spans.closingEnd);
     }
     this.items.clear();
     this.run.setAttributes({
