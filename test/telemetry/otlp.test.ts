@@ -1,59 +1,11 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { context, trace } from '@opentelemetry/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import { otlpTracing } from '../../src/telemetry/otlp.ts';
 import { loadDag, scripted, virtualClock } from '../runtime/helpers.ts';
+import { otlpSpans, receiver } from './receiver.ts';
 
 const IRI = 'urn:switchyard:node:';
-
-interface OtlpAttribute {
-  readonly key: string;
-  readonly value: { readonly stringValue?: string; readonly intValue?: string | number };
-}
-interface OtlpSpan {
-  readonly name: string;
-  readonly traceId: string;
-  readonly attributes: readonly OtlpAttribute[];
-}
-interface OtlpBody {
-  readonly resourceSpans: readonly {
-    readonly resource: { readonly attributes: readonly OtlpAttribute[] };
-    readonly scopeSpans: readonly { readonly spans: readonly OtlpSpan[] }[];
-  }[];
-}
-
-function bodyOf(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-/** A receiver of OTLP/HTTP JSON on 127.0.0.1: keeps each request's path, content type and decoded body. */
-async function receiver() {
-  const received: { path: string; type: string; body: OtlpBody }[] = [];
-  const server: Server = createServer((request, response) => {
-    bodyOf(request).then((text) => {
-      received.push({
-        path: request.url ?? '',
-        type: request.headers['content-type'] ?? '',
-        body: JSON.parse(text) as OtlpBody,
-      });
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    received,
-    url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 const saved = { ...process.env };
 afterEach(() => {
@@ -85,15 +37,11 @@ describe('exporting over OTLP/HTTP', () => {
 
       expect(server.received.length).toBeGreaterThan(0);
       expect(server.received[0]).toMatchObject({ path: '/v1/traces', type: 'application/json' });
-      const resourceSpans = server.received.flatMap((r) => r.body.resourceSpans);
-      const resource = Object.fromEntries(
-        (resourceSpans[0]?.resource.attributes ?? []).map((a) => [a.key, a.value.stringValue]),
-      );
+      const { resource, spans } = otlpSpans(server.received);
       expect(resource).toMatchObject({
         'service.name': 'otlp-test',
         'deployment.environment.name': 'test',
       });
-      const spans = resourceSpans.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans));
       expect(spans.map((s) => s.name).sort()).toEqual([
         'compose',
         'invoke_workflow Compose and validate',

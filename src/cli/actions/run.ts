@@ -10,6 +10,7 @@ import type { RunCommandOptions } from '../commands/run.ts';
 import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
 import { loadNodeModule } from '../node-modules.ts';
+import { flushOtel, otelFor, tracerOption } from '../otel-flag.ts';
 import { policyFor } from '../policy-file.ts';
 import { openEvents } from '../run-events.ts';
 import { claimRunStdio, runFlags, summaryIO } from '../run-flags.ts';
@@ -48,9 +49,11 @@ export async function runAction(
   const { file, dag, library } = await loadValidDag(dagPath, io, nodes);
   const items = await readInput(options.input, io);
   const { policy, from } = await policyFor(file, options.policy, io, { dag, library });
+  const otel = await otelFor(options.otel);
   const dispatcher = createDispatcher({
     nodes,
     library,
+    ...tracerOption(otel),
     ...(policy === undefined ? {} : { policy }),
     ...(clock === undefined ? {} : { clock }),
     ...(random === undefined ? {} : { random }),
@@ -111,6 +114,7 @@ export async function runAction(
   } finally {
     interrupt.dispose();
     await recorded?.store.close();
+    await flushOtel(otel, io.err);
   }
   if (recorded !== undefined) {
     const again = resumeCommand(result.runId, nodesModule, recorded.path, io.cwd);

@@ -5,6 +5,7 @@ import {
   EVENTS_STDOUT_HELP,
   JSON_HELP,
   NODES_HELP,
+  OTEL_HELP,
   POLICY_HELP,
 } from '../option-help.ts';
 import { addStoreOption } from '../store-option.ts';
@@ -22,6 +23,8 @@ export interface ResumeCommandOptions {
   readonly seed?: string;
   /** `--progress` (true) or `--no-progress` (false); undefined: on a terminal only. */
   readonly progress?: boolean;
+  /** Export traces over OTLP/HTTP. */
+  readonly otel?: boolean;
 }
 
 /**
@@ -55,7 +58,8 @@ export function registerResume(program: Command, io: CliIO, setExit: SetExit): v
         'after it, take no real time',
     )
     .option('--seed <n>', 'seed the back-off jitter of the waits from here on')
-    .option('--json', JSON_HELP);
+    .option('--json', JSON_HELP)
+    .option('--otel', OTEL_HELP);
   addStoreOption(addProgressOptions(command)).action(async (runId: string, options: ResumeCommandOptions) => {
     const { resumeAction } = await import('../actions/resume.ts');
     await resumeAction(runId, options, io, setExit);
