@@ -7,7 +7,7 @@ import type { RunEnvironment } from './runner.ts';
 /** A run's spans and the `traceparent` of its span, which a durable run records. */
 export interface TracedRun {
   readonly spans: RunSpans;
-  readonly traceparent: string;
+  readonly traceparent: string | undefined;
 }
 
 /**

@@ -18,6 +18,12 @@ export interface RunSpansOptions {
   readonly clock: Clock;
   /** The deadline of a placement of a document, from the runtime policy. */
   readonly deadlineOf?: (dag: string, placement: string) => number | undefined;
+  /**
+   * Which spans to make: `whole` (default) the run's and its items'; `run` the run's only (a distributed
+   * run's submitter, whose workers make the rest); `items` the items' only, as children of `parent` (a
+   * worker's job of a distributed run, `parent` naming the run's span).
+   */
+  readonly scope?: 'whole' | 'run' | 'items';
 }
 
 /** The spans of one item in flight. */
@@ -31,6 +37,8 @@ interface ItemSpans {
   /** The retry that brought the item back, for the next execution's span. */
   retry: { readonly budget: string; readonly count: number } | undefined;
   backoff: Span | undefined;
+  /** When the back-off is due, by the run's clock. */
+  backoffDue: number;
   gate: Span | undefined;
   await: Span | undefined;
 }
@@ -59,8 +67,9 @@ function errorAttributes(error: ErrorSummary): Attributes {
  * events it is given make spans: a resumed run's stream starts after what the stopped process recorded.
  */
 export class RunSpans implements NodeTracing {
-  private readonly run: Span;
+  private readonly run: Span | undefined;
   private readonly runContext: Context;
+  private readonly makesItems: boolean;
   private readonly items = new Map<string, ItemSpans>();
   private readonly wallAt: number;
   private readonly nowAt: number;
@@ -70,6 +79,13 @@ export class RunSpans implements NodeTracing {
     const { api, tracer, clock } = options;
     this.nowAt = clock.now();
     this.wallAt = clock.wallNow();
+    const scope = options.scope ?? 'whole';
+    this.makesItems = scope !== 'run';
+    if (scope === 'items') {
+      this.run = undefined;
+      this.runContext = options.parent;
+      return;
+    }
     this.run = tracer.startSpan(
       `${INVOKE_WORKFLOW} ${options.dagName}`,
       {
@@ -87,9 +103,33 @@ export class RunSpans implements NodeTracing {
     this.runContext = api.trace.setSpan(options.parent, this.run);
   }
 
-  /** The run's span, whose context a durable run records and a distributed run's jobs carry. */
-  get runSpan(): Span {
+  /** The run's span (none for a job's `items`), whose context a durable run records and a distributed run's jobs carry. */
+  get runSpan(): Span | undefined {
     return this.run;
+  }
+
+  /** Ends the span of a distributed run submitted without being followed, once its jobs are on the queue. */
+  submitted(): void {
+    if (this.ended) return;
+    this.run?.setAttribute(ATTR.runStatus, 'submitted');
+    this.run?.end(this.hr(this.options.clock.now()));
+    this.ended = true;
+  }
+
+  /**
+   * Ends the spans of a distributed run's job as it hands its item on: executions that ended are ended, one
+   * still open is marked interrupted, and a back-off the item now waits as a delayed job ends when it is due.
+   * A gate's or an await's wait that goes on in a later job is dropped unexported.
+   */
+  flush(): void {
+    const t = this.hr(this.options.clock.now());
+    for (const spans of this.items.values()) {
+      this.settle(spans);
+      spans.open?.setAttribute(ATTR.interrupted, true);
+      spans.open?.end(t);
+      spans.backoff?.end(this.hr(spans.backoffDue));
+    }
+    this.items.clear();
   }
 
   /** The span of the placement execution `item` is in now, if any. */
@@ -119,19 +159,21 @@ export class RunSpans implements NodeTracing {
     const code = (error as { code?: unknown } | null)?.code;
     const name = typeof code === 'string' ? code : error instanceof Error ? error.name : 'Error';
     const message = error instanceof Error ? error.message : String(error);
-    this.run.recordException({ name, message }, t);
-    this.run.setAttribute(ATTR.errorType, name);
+    this.run?.recordException({ name, message }, t);
+    this.run?.setAttribute(ATTR.errorType, name);
     this.end('failed', 0, 0, t, message);
   }
 
   /** Makes the spans of one event; give it to the run's event stream. */
   readonly listener = (event: RunEvent): void => {
     if (this.ended) return;
-    const t = this.hr(event.time);
+    if (!this.makesItems && event.type !== 'run.start' && event.type !== 'run.end') return;
+    // A followed distributed run's events are timed by its workers' clocks: the submitter times its span.
+    const t = this.hr(this.makesItems ? event.time : this.options.clock.now());
     switch (event.type) {
       case 'run.start':
-        this.run.setAttributes({ [ATTR.dagHash]: event.hash, [ATTR.runItems]: event.items });
-        if (event.resumed === true) this.run.setAttribute(ATTR.runResumed, true);
+        this.run?.setAttributes({ [ATTR.dagHash]: event.hash, [ATTR.runItems]: event.items });
+        if (event.resumed === true) this.run?.setAttribute(ATTR.runResumed, true);
         return;
       case 'run.end':
         this.end(event.status, event.completed, event.failed, t);
@@ -202,7 +244,7 @@ export class RunSpans implements NodeTracing {
           [ATTR.placement]: event.placement,
           ...errorAttributes(event.error),
         };
-        this.run.addEvent('item.failed', attributes, t);
+        this.run?.addEvent('item.failed', attributes, t);
         this.itemDone(event.item, t);
         return;
       }
@@ -239,7 +281,7 @@ export class RunSpans implements NodeTracing {
         return;
       }
       case 'gate.closed':
-        this.run.addEvent(
+        this.run?.addEvent(
           'gate.closed',
           {
             [ATTR.gate]: event.gate,
@@ -253,7 +295,7 @@ export class RunSpans implements NodeTracing {
         );
         return;
       case 'gate.opened':
-        this.run.addEvent('gate.opened', { [ATTR.gate]: event.gate, [ATTR.gateKey]: event.key }, t);
+        this.run?.addEvent('gate.opened', { [ATTR.gate]: event.gate, [ATTR.gateKey]: event.key }, t);
         return;
       case 'await.parked': {
         const spans = this.spansOf(event.item);
@@ -295,7 +337,7 @@ export class RunSpans implements NodeTracing {
         return;
       }
       case 'warning':
-        (this.lastOf(event.item) ?? this.run).addEvent(
+        (this.lastOf(event.item) ?? this.run)?.addEvent(
           'warning',
           { code: event.code, [ATTR.placement]: event.placement, message: event.message },
           t,
@@ -314,21 +356,21 @@ export class RunSpans implements NodeTracing {
       }
     }
     this.items.clear();
-    this.run.setAttributes({
+    this.run?.setAttributes({
       [ATTR.runStatus]: status,
       [ATTR.runCompleted]: completed,
       [ATTR.runFailed]: failed,
     });
     if (why !== undefined) {
-      this.run.setStatus({ code: this.options.api.SpanStatusCode.ERROR, message: why });
+      this.run?.setStatus({ code: this.options.api.SpanStatusCode.ERROR, message: why });
     } else if (status === 'failed' || status === 'aborted') {
-      this.run.setAttribute(ATTR.errorType, status);
-      this.run.setStatus({
+      this.run?.setAttribute(ATTR.errorType, status);
+      this.run?.setStatus({
         code: this.options.api.SpanStatusCode.ERROR,
         message: status === 'failed' ? `${failed} item(s) failed` : 'the run was aborted',
       });
     }
-    this.run.end(t);
+    this.run?.end(t);
     this.ended = true;
   }
 
@@ -370,6 +412,7 @@ export class RunSpans implements NodeTracing {
     };
     this.lastOf(event.item)?.addEvent('retry.scheduled', attributes, t);
     spans.retry = { budget: event.budget, count: event.attempt };
+    spans.backoffDue = event.time + event.delayMs;
     spans.backoff?.end(t);
     spans.backoff = this.options.tracer.startSpan(
       `wait ${event.delaySource}`,
@@ -416,6 +459,7 @@ export class RunSpans implements NodeTracing {
         closingEnd: undefined,
         retry: undefined,
         backoff: undefined,
+        backoffDue: 0,
         gate: undefined,
         await: undefined,
       };

@@ -2,7 +2,7 @@ import type { Context, Tracer } from '@opentelemetry/api';
 import type { Clock } from '../policy/types.ts';
 import { VERSION } from '../version.ts';
 import { loadOtelApi, type OtelApi } from './otel-api.ts';
-import { RunSpans } from './run-spans.ts';
+import { RunSpans, type RunSpansOptions } from './run-spans.ts';
 import type { TracerProviderLike } from './span-like.ts';
 import { spanContextOf, traceParentOf } from './trace-parent.ts';
 
@@ -21,6 +21,8 @@ export interface RunTraceStart {
    */
   readonly traceparent?: string | undefined;
   readonly deadlineOf?: (dag: string, placement: string) => number | undefined;
+  /** Which spans to make (see {@link RunSpansOptions.scope}); default `whole`. */
+  readonly scope?: 'whole' | 'run' | 'items';
 }
 
 /** The tracer of a dispatcher that was given a tracer provider, with the API it was loaded with. */
@@ -47,12 +49,14 @@ export class Tracing {
       clock: start.clock,
       parent: this.parentOf(start.traceparent),
       ...(start.deadlineOf === undefined ? {} : { deadlineOf: start.deadlineOf }),
+      ...(start.scope === undefined ? {} : { scope: start.scope }),
     });
   }
 
-  /** The `traceparent` of a run's span, to be kept with the run. */
-  traceParentOf(spans: RunSpans): string {
-    return traceParentOf(spans.runSpan.spanContext());
+  /** The `traceparent` of a run's span, to be kept with the run (undefined for a job's spans, which have none). */
+  traceParentOf(spans: RunSpans): string | undefined {
+    const span = spans.runSpan;
+    return span === undefined ? undefined : traceParentOf(span.spanContext());
   }
 
   private parentOf(traceparent: string | undefined): Context {
