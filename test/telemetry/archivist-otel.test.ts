@@ -10,7 +10,7 @@ describe('archivist ask --otel', () => {
   it('exports the question run trace under the service archivist', { timeout: 60_000 }, async () => {
     const server = await receiver();
     try {
-      const env = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: server.url };
+      const env: NodeJS.ProcessEnv = { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: server.url };
       delete env.OTEL_SERVICE_NAME;
       await run(process.execPath, [...ARCHIVIST, 'ask', 'books by George Orwell', '--no-store', '--otel'], {
         env,
