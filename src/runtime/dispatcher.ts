@@ -245,10 +245,13 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
         const compiled = prep.compiled;
         const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
         const hashing = hashDag(compiled.dag);
+        // A run without a store starts in this turn: a layer of promises per run is a measurable share of a
+        // short run's cost.
+        if (store === undefined && provider === undefined) {
+          return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashing);
+        }
         const go = (traced?: TracedRun): Promise<RunResult> => {
           const limits = traced === undefined ? runOptions : { ...runOptions, tracing: traced.spans };
-          // A run without a store starts in this turn: a layer of promises per run is a measurable share of
-          // a short run's cost.
           if (store === undefined) {
             return executeRun(env, prep, entrypoint, states, limits, stream, runId, hashing);
           }
