@@ -112,3 +112,4 @@ export {
   type RunStore,
   type SqliteStoreOptions,
 } from './store/index.ts';
+export type { SpanLike, TraceAttributeValue, TracerProviderLike } from './telemetry/span-like.ts';

@@ -10,6 +10,7 @@ import { createDispatcher, type Dispatcher } from '../../src/runtime/dispatcher.
 import type { RunEvent } from '../../src/runtime/events.ts';
 import type { RunResult } from '../../src/runtime/run.ts';
 import type { RunStore } from '../../src/store/types.ts';
+import type { TracerProviderLike } from '../../src/telemetry/span-like.ts';
 import type { ChatTurn } from './conversation.ts';
 import { ASK_DAG, DAG_FOLDER } from './paths.ts';
 
@@ -54,6 +55,8 @@ export interface AskEngineOptions {
   readonly store?: RunStore;
   /** The Archivist's DAGs, when the caller started loading them ({@link loadArchivistDags}); else loaded here. */
   readonly dags?: Promise<ArchivistDags>;
+  /** Traces each question's run through this OpenTelemetry provider; default none. */
+  readonly tracerProvider?: TracerProviderLike;
 }
 
 /** Answers questions by running the ask DAG. */
@@ -115,6 +118,7 @@ export async function createAskEngine(options: AskEngineOptions): Promise<AskEng
     clock: options.clock,
     random: options.random,
     library,
+    ...(options.tracerProvider === undefined ? {} : { tracerProvider: options.tracerProvider }),
   });
   const listen = (events: RunEvent[], onEvent?: (event: RunEvent) => void) => (event: RunEvent) => {
     events.push(event);

@@ -1,7 +1,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { EXIT_MODEL_REFUSED, EXIT_PROBLEM, exitCodeOf } from '../../src/cli/exit-code.ts';
 import { wholeNumber } from '../../src/cli/messages.ts';
-import { EVENTS_HELP, JSON_HELP, NO_STORE_HELP } from '../../src/cli/option-help.ts';
+import { EVENTS_HELP, JSON_HELP, NO_STORE_HELP, OTEL_HELP } from '../../src/cli/option-help.ts';
 import { assertWritable, writeOutput } from '../../src/cli/output.ts';
 import { refusalLine, usageLine } from '../../src/cli/refusal.ts';
 import { NOT_STDIO, refuseDashOptions } from '../../src/cli/stdio.ts';
@@ -31,6 +31,7 @@ interface CommonFlags {
   trace?: boolean;
   /** A path, or false for `--no-store`. */
   store?: string | false;
+  otel?: boolean;
 }
 
 interface ChatFlags extends CommonFlags {
@@ -82,6 +83,7 @@ function sessionOptions(flags: CommonFlags, io: ArchivistEnv): SessionOptions {
     ...(flags.model === undefined ? {} : { model: flags.model }),
     ...(flags.apiKeyEnv === undefined ? {} : { apiKeyEnv: flags.apiKeyEnv }),
     ...(catalog === undefined ? {} : { catalog }),
+    ...(flags.otel === true ? { otel: true } : {}),
   };
 }
 
@@ -104,7 +106,8 @@ function addCommonOptions(command: Command): Command {
       '--store <path>',
       `${STORE_FILE_HELP} (default: $ARCHIVIST_STORE, $SWITCHYARD_STORE, else runs.db in $XDG_DATA_HOME/archivist or ~/.local/share/archivist); switchyard runs show <run-id> --store <path> explains an answer`,
     )
-    .option('--no-store', NO_STORE_HELP);
+    .option('--no-store', NO_STORE_HELP)
+    .option('--otel', OTEL_HELP.replace('default switchyard', 'default archivist'));
 }
 
 /** Runs `use` with the session, then closes its store. */

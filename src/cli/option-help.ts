@@ -40,3 +40,7 @@ export function addProgressOptions(command: Command): Command {
     )
     .option('--no-progress', 'show no progress line, even on a terminal');
 }
+
+/** `--otel` of `run`, `resume`, `worker` and the Archivist. */
+export const OTEL_HELP =
+  'export traces over OTLP/HTTP (to $OTEL_EXPORTER_OTLP_ENDPOINT or $OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, default http://localhost:4318; service $OTEL_SERVICE_NAME, default switchyard)';

@@ -25,6 +25,8 @@ import { openRedisStore, RedisRunStore } from '../store/redis.ts';
 import { connectRedis } from '../store/redis-connect.ts';
 import { runLost } from '../store/store-errors.ts';
 import type { RunStore } from '../store/types.ts';
+import type { TracerProviderLike } from '../telemetry/span-like.ts';
+import { Tracing } from '../telemetry/tracing.ts';
 import { type AbortOutcome, abortRun } from './abort.ts';
 import { answerDistributed } from './await-answer.ts';
 import { itemsEnded } from './deliver.ts';
@@ -72,6 +74,13 @@ export interface DistributedDispatcherOptions {
    * clock without `wallNow` reads the system's wall time. The workers' own clocks time their jobs.
    */
   readonly clock?: Clock;
+  /**
+   * Traces each run through this provider: the run's span is made here, and its context travels with the
+   * run to the workers, whose spans (given a provider of their own, `startWorker({ tracerProvider })`) join
+   * its trace. The span of a followed run (`run`) ends with the run; that of a submitted one (`submit`)
+   * once its jobs are on the queue. Default none: nothing loaded.
+   */
+  readonly tracerProvider?: TracerProviderLike;
 }
 
 /** The options of a distributed run: those of a local run that cross processes. */
@@ -166,12 +175,15 @@ export async function createDistributedDispatcher(
   // Submissions under way: close() lets each finish, since one cut off half-way would leave a run recorded
   // as running whose jobs never reached the queue.
   const submitting = new Set<Promise<void>>();
+  const provider = options.tracerProvider;
+  let tracing: Promise<Tracing> | undefined;
 
   const submitOnce = async (
     runId: string,
     dag: Dag | CompiledDag,
     input: Record<string, unknown>,
     runOptions: DistributedRunOptions,
+    followed?: EventStream,
   ): Promise<void> => {
     if (closing.signal.aborted) {
       throw new SwitchyardError(
@@ -189,6 +201,54 @@ export async function createDistributedDispatcher(
     const deadlineAt = deadlineMs === undefined ? undefined : clock.wallNow() + deadlineMs;
     const library = reachableDags(compiled.dag, { get: (iri) => admissions.iri(iri)?.compiled.dag }).slice(1);
     const keys = runKeys(prefix, runId);
+    const traced = provider === undefined ? undefined : await traceSubmitted(provider, runId, prep, followed);
+    try {
+      const traceparent = traced?.traceparent;
+      await submitTraced({ runId, prep, entry, states, deadlineMs, deadlineAt, library, keys, traceparent });
+    } catch (error) {
+      traced?.spans.abandon(error);
+      throw error;
+    }
+    if (followed === undefined) traced?.spans.submitted();
+  };
+
+  /** Starts the run's span, ended by the followed run's `run.end` (or at once for a run submitted only). */
+  const traceSubmitted = async (
+    given: TracerProviderLike,
+    runId: string,
+    prep: ReturnType<typeof admissions.root>,
+    followed: EventStream | undefined,
+  ) => {
+    tracing ??= Tracing.of(given).catch((error: unknown) => {
+      tracing = undefined;
+      throw error;
+    });
+    const dag = prep.compiled.dag;
+    const spans = (await tracing).runSpans({
+      runId,
+      dagIri: dag.id,
+      dagName: dag.name || dag.id,
+      clock,
+      scope: 'run',
+    });
+    followed?.listen(spans.listener);
+    return { spans, traceparent: (await tracing).traceParentOf(spans) };
+  };
+
+  /** Records the run, writes its spec (with the `traceparent` of its span) and adds its first jobs. */
+  const submitTraced = async (submission: {
+    readonly runId: string;
+    readonly prep: ReturnType<typeof admissions.root>;
+    readonly entry: ReturnType<typeof pickEntrypoint>;
+    readonly states: ReturnType<typeof createItemState>[];
+    readonly deadlineMs: number | undefined;
+    readonly deadlineAt: number | undefined;
+    readonly library: Dag[];
+    readonly keys: ReturnType<typeof runKeys>;
+    readonly traceparent: string | undefined;
+  }): Promise<void> => {
+    const { runId, prep, entry, states, deadlineMs, deadlineAt, library, keys, traceparent } = submission;
+    const compiled = prep.compiled;
     const hash = await hashDag(compiled.dag);
     const dagId = compiled.dag.id;
     const post = compiled.post.length > 0;
@@ -236,7 +296,7 @@ export async function createDistributedDispatcher(
       });
     await redis.set(
       keys.spec,
-      JSON.stringify(specOf(compiled.dag, library, policy, deadlineAt, states.length)),
+      JSON.stringify(specOf(compiled.dag, library, policy, deadlineAt, states.length, traceparent)),
     );
     // Pre phases run in a worker, whose job adds the items' jobs once they succeed.
     if (compiled.pre.length > 0) return addPrePhases(queue, runId, entry.key, states);
@@ -268,7 +328,7 @@ export async function createDistributedDispatcher(
       const stream = new EventStream(runId, () => clock.now());
       const onEvent = listenerOf(runOptions);
       if (onEvent) stream.listen(onEvent);
-      const result = submit(runId, dag, input, runOptions).then(() =>
+      const result = submit(runId, dag, input, runOptions, stream).then(() =>
         followRun(
           { redis, store, keys: runKeys(prefix, runId), runId, clock, signal: closing.signal },
           stream,

@@ -17,13 +17,14 @@ import { bodyOutcome } from '../runtime/scatter.ts';
 import { freshCarry, type ItemCarry, step, type Transition, transit } from '../runtime/step.ts';
 import type { TaskOutcome } from '../runtime/task.ts';
 import type { ItemWait, RunStore } from '../store/types.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import { endAbortedJob } from './abort-job.ts';
 import { parkAt, resumeParked, takePark } from './await-park.ts';
 import { deliverReport, type Moving, runAborted } from './deliver.ts';
 import { embedOut, embedReport, gatheredOutcome } from './embed-jobs.ts';
 import { readGather } from './gather-record.ts';
 import type { HandedBack, ProcessorFaults } from './hand-back.ts';
-import { type AwaitedJob, type ChildOf, readJob } from './job-data.ts';
+import { type AwaitedJob, type ChildOf, readJob, type SwitchyardJob } from './job-data.ts';
 import { JobScope, type KnownRun, revive } from './job-scope.ts';
 import { journalInStore } from './journal-sink.ts';
 import { entryTag, runKeys } from './keys.ts';
@@ -63,6 +64,8 @@ export interface ProcessorSetup {
   readonly clock: Clock;
   /** The source of back-off jitter. */
   readonly random: Random;
+  /** The tracer of a worker given a tracer provider: the jobs of a traced run make spans in its trace. */
+  readonly tracing?: () => Promise<Tracing>;
 }
 
 /**
@@ -86,6 +89,7 @@ export class ItemProcessor {
   private readonly faults: ProcessorFaults;
   private readonly clock: Clock;
   private readonly random: Random;
+  private readonly tracing: (() => Promise<Tracing>) | undefined;
   /** The gates of the runtime policies, kept in Redis under the worker's prefix: shared with every worker. */
   private readonly gates: RedisGates;
 
@@ -99,6 +103,7 @@ export class ItemProcessor {
     this.faults = setup.faults;
     this.clock = setup.clock;
     this.random = setup.random;
+    this.tracing = setup.tracing;
     this.gates = new RedisGates({
       redis: setup.redis,
       prefix: setup.prefix,
@@ -123,6 +128,26 @@ export class ItemProcessor {
     const job = readJob(data);
     const known = await this.runOf(job.runId);
     const scope = new JobScope(known, job.runId, this.clock);
+    const trace = known.spec.trace;
+    const spans =
+      this.tracing === undefined || trace === undefined
+        ? undefined
+        : scope.traced(await this.tracing(), trace);
+    try {
+      await this.carry(job, known, scope, reportId, jobId);
+    } finally {
+      spans?.flush();
+    }
+  }
+
+  /** Carries the job in `scope`, as {@link ItemProcessor.process} says. */
+  private async carry(
+    job: SwitchyardJob,
+    known: KnownRun,
+    scope: JobScope,
+    reportId: string | undefined,
+    jobId: string | undefined,
+  ): Promise<void> {
     const wiring: Wiring = { redis: this.redis, queue: this.queue, keys: known.keys };
     if (job.kind === 'phase') {
       const work = { wiring, scope, store: this.store, faults: this.faults };

@@ -5,6 +5,8 @@ import { type ItemState, restoreItemState } from '../runtime/item-state.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import type { WaitingFor } from '../runtime/run.ts';
 import { type Ending, RunContext, type RunEnvironment } from '../runtime/runner.ts';
+import type { RunSpans } from '../telemetry/run-spans.ts';
+import type { Tracing } from '../telemetry/tracing.ts';
 import type { RunKeys } from './keys.ts';
 import { endingReport, eventText, type Report, runIdTail } from './report.ts';
 import type { LoadedSpec } from './run-spec.ts';
@@ -26,6 +28,7 @@ export interface KnownRun {
 export class JobScope {
   readonly run: RunContext;
   private readonly events: string[] = [];
+  private readonly stream: EventStream;
 
   constructor(
     readonly known: KnownRun,
@@ -33,6 +36,7 @@ export class JobScope {
     readonly clock: Clock,
   ) {
     const stream = new EventStream(runId, () => clock.now());
+    this.stream = stream;
     const tail = runIdTail(runId);
     stream.listen((event) => {
       this.events.push(eventText(event, tail));
@@ -44,6 +48,25 @@ export class JobScope {
       deadlineAt === undefined ? Number.POSITIVE_INFINITY : clock.now() + (deadlineAt - clock.wallNow()),
     );
     this.run.runId = runId;
+  }
+
+  /**
+   * Has the job's events make spans in the trace of the run's span (`traceparent`, from the run's spec),
+   * and its nodes called inside them; the caller flushes them once the job is done.
+   */
+  traced(tracing: Tracing, traceparent: string): RunSpans {
+    const dag = this.known.prep.compiled.dag;
+    const spans = tracing.runSpans({
+      runId: this.runId,
+      dagIri: dag.id,
+      dagName: dag.name || dag.id,
+      clock: this.clock,
+      traceparent,
+      scope: 'items',
+    });
+    this.stream.listen(spans.listener);
+    this.run.tracing = spans;
+    return spans;
   }
 
   /** True once the run deadline has passed. */

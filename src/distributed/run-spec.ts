@@ -22,6 +22,8 @@ export interface RunSpec {
   readonly deadlineAt: number | null;
   /** How many input items the run has. */
   readonly items: number;
+  /** The W3C `traceparent` of the run's span when the submitter traces it: the workers' spans join that trace. */
+  readonly trace?: string;
 }
 
 /** The spec of a run, as the submitter writes it. */
@@ -31,6 +33,7 @@ export function specOf(
   policy: RuntimePolicy,
   deadlineAt: number | undefined,
   items: number,
+  trace?: string,
 ): RunSpec {
   return {
     v: JOB_FORMAT,
@@ -39,6 +42,7 @@ export function specOf(
     policy: policyJson(policy),
     deadlineAt: deadlineAt ?? null,
     items,
+    ...(trace === undefined ? {} : { trace }),
   };
 }
 
@@ -64,6 +68,8 @@ export interface LoadedSpec {
   readonly policy: RuntimePolicy;
   readonly deadlineAt: number | undefined;
   readonly items: number;
+  /** The `traceparent` of the run's span, when the run is traced. */
+  readonly trace: string | undefined;
 }
 
 /** Reads and loads the spec of run `runId` from `key`; refuses a missing run or a newer format. */
@@ -90,6 +96,7 @@ export async function readSpec(redis: Redis, key: string, runId: string): Promis
     policy: resolveRecordedPolicy(spec.policy),
     deadlineAt: spec.deadlineAt ?? undefined,
     items: spec.items,
+    trace: typeof spec.trace === 'string' ? spec.trace : undefined,
   };
 }
 

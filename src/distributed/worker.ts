@@ -7,6 +7,8 @@ import type { Clock, Random } from '../policy/types.ts';
 import { type NodeDefinition, type NodeRegistry, registryOf } from '../runtime/node.ts';
 import { connectRedis } from '../store/redis-connect.ts';
 import type { RunStore } from '../store/types.ts';
+import type { TracerProviderLike } from '../telemetry/span-like.ts';
+import { Tracing } from '../telemetry/tracing.ts';
 import { defaultHandBack, type HandBackOptions, OnceLog } from './hand-back.ts';
 import { ItemProcessor } from './item-processor.ts';
 import { JOB_FORMAT, newerFormat } from './job-data.ts';
@@ -57,6 +59,12 @@ export interface WorkerOptions {
   readonly clock?: Clock;
   /** Back-off jitter source; default a {@link seededRandom} generator seeded from `node:crypto` when the worker starts. */
   readonly random?: Random;
+  /**
+   * Traces the jobs of runs whose submitter traces them (`createDistributedDispatcher({ tracerProvider })`)
+   * through this provider: each job's placement executions are spans in the run's trace, its nodes called
+   * inside them. `@opentelemetry/api` is loaded on the first traced job; default none.
+   */
+  readonly tracerProvider?: TracerProviderLike;
 }
 
 /** A running worker. */
@@ -91,6 +99,8 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
   const log = new OnceLog(say);
   const handBack = { ...defaultHandBack, ...options.handBack };
   const clock = withWallTime(options.clock ?? systemClock);
+  const provider = options.tracerProvider;
+  let tracing: Promise<Tracing> | undefined;
   const processor = new ItemProcessor({
     registry,
     redis,
@@ -101,6 +111,7 @@ export async function startWorker(options: WorkerOptions): Promise<DistributedWo
     faults: { log, handBack },
     clock,
     random: options.random ?? seededRandom(randomInt(0, 2 ** 32)),
+    ...(provider === undefined ? {} : { tracing: () => (tracing ??= Tracing.of(provider)) }),
   });
   const lost: LostRunCheck = { redis, prefix, location, store: options.store, log };
   const carry = async (job: Job, token?: string): Promise<void> => {

@@ -11,6 +11,8 @@ import { seededRandom } from '../policy/random.ts';
 import { resolvePolicy } from '../policy/resolve.ts';
 import type { Clock, PolicyInput, Random, RuntimePolicy } from '../policy/types.ts';
 import type { RunRecord, RunStore } from '../store/types.ts';
+import type { TracerProviderLike } from '../telemetry/span-like.ts';
+import { Tracing } from '../telemetry/tracing.ts';
 import { Admissions, reachableDags } from './admit.ts';
 import { answerRun, type LiveRuns } from './answer.ts';
 import { copyJson } from './copy.ts';
@@ -28,6 +30,7 @@ import { readRecordedRun, recordedItems } from './resume-run.ts';
 import { Run, type RunResult } from './run.ts';
 import { admittedItems, checkRunOptions, givenOptions, listenerOf, pickEntrypoint } from './run-options.ts';
 import type { RunEnvironment } from './runner.ts';
+import { endingTraced, type TracedRun, traceRun } from './traced-run.ts';
 
 /** Options of {@link createDispatcher}; everything but `nodes` has a default. */
 export interface DispatcherOptions<S = unknown> {
@@ -48,6 +51,13 @@ export interface DispatcherOptions<S = unknown> {
    * none (runs live in memory only). A run may choose another store, or none, in {@link RunOptions.store}.
    */
   readonly store?: RunStore;
+  /**
+   * Traces every run with OpenTelemetry through this provider (an SDK's `BasicTracerProvider`,
+   * `NodeTracerProvider`, …): a span per run, per placement execution and per wait, made from the run's
+   * events (docs/TELEMETRY.md lists them). `@opentelemetry/api` is loaded on the first run, and only then;
+   * default none: no tracing, nothing loaded.
+   */
+  readonly tracerProvider?: TracerProviderLike;
 }
 
 /**
@@ -185,6 +195,15 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
     };
   };
   const env = environment(options.library);
+  const provider = options.tracerProvider;
+  let tracing: Promise<Tracing> | undefined;
+  const tracingOf = (provider: TracerProviderLike) => {
+    tracing ??= Tracing.of(provider).catch((error: unknown) => {
+      tracing = undefined;
+      throw error;
+    });
+    return tracing;
+  };
   const started = (
     runId: string,
     onEvent: RunOptions['onEvent'],
@@ -226,26 +245,40 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
         const compiled = prep.compiled;
         const entrypoint = pickEntrypoint(compiled, runOptions.entrypoint);
         const hashing = hashDag(compiled.dag);
-        // A run without a store starts in this turn: a layer of promises per run is a measurable share of
-        // a short run's cost.
-        if (store === undefined) {
+        // A run without a store starts in this turn: a layer of promises per run is a measurable share of a
+        // short run's cost.
+        if (store === undefined && provider === undefined) {
           return executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashing);
         }
-        const record = {
-          store,
-          runId,
-          dag: compiled.dag,
-          documents: reachableDags(compiled.dag, { get: (iri) => env.prepareIri(iri)?.compiled.dag }).slice(
-            1,
-          ),
-          policy,
-          // A copy: nodes change the states before the record is committed.
-          input: copyJson(runOptions.resume === undefined ? states.map((state) => state.data) : states),
-          options: recordedOptions(entrypoint.key, runOptions, states.length),
+        const go = (traced?: TracedRun): Promise<RunResult> => {
+          const limits = traced === undefined ? runOptions : { ...runOptions, tracing: traced.spans };
+          if (store === undefined) {
+            return executeRun(env, prep, entrypoint, states, limits, stream, runId, hashing);
+          }
+          const record = {
+            store,
+            runId,
+            dag: compiled.dag,
+            documents: reachableDags(compiled.dag, { get: (iri) => env.prepareIri(iri)?.compiled.dag }).slice(
+              1,
+            ),
+            policy,
+            // A copy: nodes change the states before the record is committed.
+            input: copyJson(runOptions.resume === undefined ? states.map((state) => state.data) : states),
+            options: recordedOptions(entrypoint.key, runOptions, states.length, traced?.traceparent),
+          };
+          return beginDurable(record, clock).then((durable) =>
+            executeRun(env, prep, entrypoint, states, limits, stream, runId, hashing, durable),
+          );
         };
-        return beginDurable(record, clock).then((durable) =>
-          executeRun(env, prep, entrypoint, states, runOptions, stream, runId, hashing, durable),
-        );
+        if (provider === undefined) return go();
+        return tracingOf(provider).then((loaded) => {
+          const traced = traceRun(loaded, stream, env, prep, undefined);
+          return endingTraced(
+            traced,
+            Promise.resolve().then(() => go(traced)),
+          );
+        });
       });
     },
     resume(runId, resumeOptions = {}) {
@@ -261,7 +294,14 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
         const recorded = await readRecordedRun(store, runId, resumeOptions.dag, options.library);
         const runEnv = environment(recorded.library);
         const prep = runEnv.prepareDag(recorded.dag);
-        const lease = await takeLease(store, runId, clock);
+        const traced =
+          provider === undefined
+            ? undefined
+            : traceRun(await tracingOf(provider), stream, runEnv, prep, recordedTrace(recorded.record));
+        const lease = await takeLease(store, runId, clock).catch((error: unknown) => {
+          traced?.spans.abandon(error);
+          throw error;
+        });
         try {
           const items = await recordedItems(store, recorded.record, prep);
           // A gate still closed when the run stopped holds its items back from their first move on.
@@ -272,7 +312,11 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
           const recorder = new Recorder(store, runId, clock);
           const durable = new DurableRun(recorder, lease, clock, items.book);
           const deadlineMs = resumeOptions.deadlineMs ?? recordedDeadline(recorded.record);
-          const limits = deadlineMs === undefined ? resumeOptions : { ...resumeOptions, deadlineMs };
+          const limits = {
+            ...resumeOptions,
+            ...(deadlineMs === undefined ? {} : { deadlineMs }),
+            ...(traced === undefined ? {} : { tracing: traced.spans }),
+          };
           const hashing = hashDag(prep.compiled.dag);
           return executeRun(
             runEnv,
@@ -287,6 +331,7 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
             items,
           );
         } catch (error) {
+          traced?.spans.abandon(error);
           await store.releaseLease(lease).catch(() => undefined);
           throw error;
         }
@@ -296,7 +341,12 @@ export function createDispatcher<S = unknown>(options: DispatcherOptions<S>): Di
 }
 
 /** What a recorded run keeps of its options, to be resumed with the same ones. */
-function recordedOptions(entrypoint: string, options: RunOptions, items: number): RecordedOptions {
+function recordedOptions(
+  entrypoint: string,
+  options: RunOptions,
+  items: number,
+  traceparent: string | undefined,
+): RecordedOptions {
   const recorded: { -readonly [K in keyof RecordedOptions]: RecordedOptions[K] } = {
     entrypoint,
     items,
@@ -304,7 +354,14 @@ function recordedOptions(entrypoint: string, options: RunOptions, items: number)
   };
   if (options.deadlineMs !== undefined) recorded.deadlineMs = options.deadlineMs;
   if (options.resume !== undefined) recorded.states = true;
+  if (traceparent !== undefined) recorded.trace = traceparent;
   return recorded;
+}
+
+/** The `traceparent` of the span of a recorded run that was traced, for its resume to go on in its trace. */
+function recordedTrace(record: RunRecord): string | undefined {
+  const trace = (record.options as Partial<RecordedOptions> | null)?.trace;
+  return typeof trace === 'string' ? trace : undefined;
 }
 
 /** The run deadline a run was started with, for its resume when none is given. */

@@ -50,6 +50,8 @@ export interface RecordedOptions {
   readonly files: Readonly<Record<string, string>>;
   /** True when the input holds whole item states (a run started with `resume` states), not item data. */
   readonly states?: boolean;
+  /** The W3C `traceparent` of the run's span when the run was traced: its resumes go on in that trace. */
+  readonly trace?: string;
 }
 
 /**

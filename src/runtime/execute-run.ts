@@ -1,5 +1,6 @@
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import type { NodeTracing } from '../telemetry/span-like.ts';
 import type { DurableRun } from './durable-run.ts';
 import { type ClassifiedError, engineError, summarise } from './error-summary.ts';
 import type { EventStream } from './event-stream.ts';
@@ -17,6 +18,8 @@ export interface RunLimits {
   readonly signal?: AbortSignal;
   readonly deadlineMs?: number;
   readonly whenParked?: 'wait' | 'stop';
+  /** The spans of a traced run: its nodes are called inside their execution's span. */
+  readonly tracing?: NodeTracing;
 }
 
 /** Why a run stopped once every item left was parked: the reason its waits end with. */
@@ -52,6 +55,7 @@ export async function executeRun(
   run.runId = runId;
   run.rootDag = prep.compiled.dag;
   run.inputItems = states.length;
+  run.tracing = limits.tracing;
   env.live?.set(runId, run);
   if (limits.whenParked === 'stop') {
     run.parkWatch = new ParkWatch(

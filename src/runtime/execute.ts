@@ -1,6 +1,7 @@
 import { isSwitchyardError, SwitchyardError } from '../errors.ts';
 import { describeThrown, isObjectLike, read } from '../policy/safe-read.ts';
 import type { Clock } from '../policy/types.ts';
+import type { SpanLike } from '../telemetry/span-like.ts';
 import { LinkedAbort, unwatchAbort, watchAbort } from './abort-watch.ts';
 import { spent } from './budgets.ts';
 import type { ItemState } from './item-state.ts';
@@ -137,6 +138,9 @@ export class ExecutionContext<S = unknown> implements NodeContext<S> {
     private readonly owner?: ContextOwner,
     private readonly call = 0,
   ) {}
+
+  /** Set for a traced run's execution only (see {@link NodeContext.span}). */
+  declare span: SpanLike | undefined;
 
   get signal(): AbortSignal {
     const source = this.signalSource;

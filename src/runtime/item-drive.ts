@@ -13,7 +13,15 @@ import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
 import { type ItemAt, type ItemCarry, step, type Transition, transit } from './step.ts';
-import { invokeNode, isNodeCall, type NodeCall, nodeAnswered, nodeThrew, type TaskOutcome } from './task.ts';
+import {
+  invokeNode,
+  invokeTracedNode,
+  isNodeCall,
+  type NodeCall,
+  nodeAnswered,
+  nodeThrew,
+  type TaskOutcome,
+} from './task.ts';
 
 /** What {@link ItemDrive}'s pending reaction waits on: a node's promise, or a transition or a wait. */
 const NODE = 1;
@@ -243,7 +251,11 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
         this,
         ++this.calls,
       );
-      called = invokeNode(run, node, state, ctx, at.key);
+      const tracing = run.tracing;
+      called =
+        tracing === undefined
+          ? invokeNode(run, node, state, ctx, at.key)
+          : invokeTracedNode(run, tracing, node, state, ctx, at.key);
     } catch (error) {
       this.callCtx = undefined;
       slot?.release();

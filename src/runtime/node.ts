@@ -1,4 +1,5 @@
 import { SwitchyardError } from '../errors.ts';
+import type { SpanLike } from '../telemetry/span-like.ts';
 import type { StepInfo } from './journal.ts';
 
 /** What a node receives for each item: its id and its mutable, plain-JSON data. */
@@ -39,6 +40,14 @@ export interface NodeContext<S = unknown> {
   now(): number;
   /** How many times retry routes have spent `budget` for this item (0 before the first retry). */
   attempts(budget: string): number;
+  /**
+   * The OpenTelemetry span of this execution when the run is traced (`createDispatcher({ tracerProvider })`,
+   * `--otel`), else undefined: add attributes to it, e.g. the GenAI ones of a model call
+   * (`ctx.span?.setAttribute('gen_ai.request.model', model)`). The node is called with it as the active span,
+   * so the spans an HTTP client or a model SDK makes nest under it (given a context manager, as the SDK's
+   * `NodeTracerProvider.register()` sets up).
+   */
+  readonly span?: SpanLike | undefined;
   /**
    * Runs `fn` once per item and key: the value is recorded in the item's journal, and a later visit
    * (a retry, or a resumed run) gets the recorded value back without calling `fn` again.

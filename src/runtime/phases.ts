@@ -56,7 +56,12 @@ export async function runPhases(
         run.runId,
       );
       try {
-        const result = node.run(runItem, ctx);
+        const tracing = run.tracing;
+        const phase = node;
+        const result =
+          tracing === undefined
+            ? node.run(runItem, ctx)
+            : tracing.within(runItem.id, ctx, () => phase.run?.(runItem, ctx));
         if (isThenableNodeResult(result)) await settleNode(result, source.signal, run.clock, at.key, scope);
       } catch (error) {
         // An aborted run stops its pre phases quietly: the items then stop too, and are listed as aborted.

@@ -5,6 +5,7 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { unusableRetryAfter } from '../policy/retry-after.ts';
 import type { Clock, Random, RuntimePolicy } from '../policy/types.ts';
 import type { RunStore } from '../store/types.ts';
+import type { NodeTracing } from '../telemetry/span-like.ts';
 import type { LiveRuns } from './answer.ts';
 import { pollAnswers } from './answer-poll.ts';
 import { type ClassifiedError, summarise } from './error-summary.ts';
@@ -64,11 +65,15 @@ export class RunContext extends RunScope {
     const scope = new RunContext(this.env, this.events, this.runDeadlineAt, { run: this, cancel });
     scope.durable = this.durable;
     scope.runId = this.runId;
+    scope.tracing = this.tracing;
     return scope;
   }
 
   /** The run's id, for the idempotency keys of its steps. */
   runId = '';
+
+  /** A traced run's spans, which its nodes are called inside of; undefined when the run is not traced. */
+  tracing: NodeTracing | undefined = undefined;
 
   private answerDesk: AnswerDesk | undefined;
 

@@ -1,6 +1,7 @@
 import type { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import { classifyError } from '../policy/classify.ts';
+import type { NodeTracing } from '../telemetry/span-like.ts';
 import { batcherOf } from './batch.ts';
 import { type ClassifiedError, engineError, withEngineCode } from './error-summary.ts';
 import {
@@ -103,12 +104,37 @@ function callNode(
     run.clock,
     run.runId,
   );
-  const called = invokeNode(run, node, state, ctx, at.key);
+  const tracing = run.tracing;
+  const called =
+    tracing === undefined
+      ? invokeNode(run, node, state, ctx, at.key)
+      : invokeTracedNode(run, tracing, node, state, ctx, at.key);
   if (!isNodeCall(called)) return called;
   return settleNode(called.pending, run.signal, run.clock, at.key, scope).then(
     (value) => nodeAnswered(run, ctx, state, value, at.key),
     (error: unknown) => nodeThrew(run, ctx, state, error, at.key),
   );
+}
+
+/**
+ * {@link invokeNode} for a traced run: the node is called inside its execution's span (see
+ * {@link NodeTracing.within}). A function of its own, so that the untraced call stays as small as it was.
+ */
+export function invokeTracedNode(
+  run: RunContext,
+  tracing: NodeTracing,
+  node: NodeDefinition,
+  state: ItemState,
+  ctx: ExecutionContext,
+  placement: string,
+): TaskOutcome | NodeCall {
+  const call = node.run as NonNullable<typeof node.run>;
+  const traced = {
+    ...node,
+    run: (item: ItemState, context: ExecutionContext) =>
+      tracing.within(item.id, context, () => call(item, context)),
+  };
+  return invokeNode(run, traced as NodeDefinition, state, ctx, placement);
 }
 
 /** A node's promise, as {@link invokeNode} hands it back: the node has not answered yet. */

@@ -12,6 +12,7 @@ import type { ResumeCommandOptions } from '../commands/resume.ts';
 import { runExitCode } from '../exit-code.ts';
 import type { CliIO } from '../io.ts';
 import { loadNodeModule } from '../node-modules.ts';
+import { flushOtel, otelFor, tracerOption } from '../otel-flag.ts';
 import { displayPath } from '../output.ts';
 import { tellParked } from '../parked.ts';
 import { loadPolicyFor, type PolicyIO } from '../policy-file.ts';
@@ -100,6 +101,7 @@ export async function resumeAction(
   const opened = await openResumeStore(options.store, io.cwd);
   const { store, path } = opened;
   let result: RunResult;
+  let otel: Awaited<ReturnType<typeof otelFor>>;
   const interrupt = interruptOnSigint();
   try {
     const record = await store.getRun(runId);
@@ -121,9 +123,11 @@ export async function resumeAction(
       record === undefined || !live
         ? { policy: undefined, from: undefined }
         : await policyOf(record, options.policy, io, documents);
+    otel = await otelFor(options.otel);
     const dispatcher = createDispatcher({
       nodes,
       store,
+      ...tracerOption(otel),
       ...(documents?.library === undefined ? {} : { library: documents.library }),
       ...(policy === undefined ? {} : { policy }),
       ...(clock === undefined ? {} : { clock }),
@@ -167,6 +171,7 @@ export async function resumeAction(
   } finally {
     interrupt.dispose();
     await store.close();
+    await flushOtel(otel, io.err);
   }
   resumeHint(
     io.err,

@@ -13,6 +13,7 @@ import { plural } from '../format.ts';
 import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
 import { loadNodeModule } from '../node-modules.ts';
+import { flushOtel, otelFor, tracerOption } from '../otel-flag.ts';
 import { policyFor } from '../policy-file.ts';
 import { redisPrefixes } from '../redis-prefix.ts';
 import { openEvents } from '../run-events.ts';
@@ -75,9 +76,12 @@ export async function redisRunAction(
   const prefixes = redisPrefixes();
   const store = await openRedisStore(url, { prefix: prefixes.store });
   let result: RunResult;
+  let otel: Awaited<ReturnType<typeof otelFor>>;
   try {
+    otel = await otelFor(options.otel);
     const dispatcher = await createDistributedDispatcher({
       connection: url,
+      ...tracerOption(otel),
       ...(nodes === undefined ? {} : { nodes }),
       store,
       prefix: prefixes.dist,
@@ -147,6 +151,7 @@ export async function redisRunAction(
     }
   } finally {
     await store.close();
+    await flushOtel(otel, io.err);
   }
   setExit(result.status === 'completed' ? 0 : 1);
 }

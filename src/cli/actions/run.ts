@@ -11,6 +11,7 @@ import { runExitCode } from '../exit-code.ts';
 import type { CliIO } from '../io.ts';
 import { loadValidDag } from '../load-one.ts';
 import { loadNodeModule } from '../node-modules.ts';
+import { flushOtel, otelFor, tracerOption } from '../otel-flag.ts';
 import { IN_MEMORY_AWAIT_NOTE, tellParked } from '../parked.ts';
 import { policyFor } from '../policy-file.ts';
 import { openEvents } from '../run-events.ts';
@@ -50,9 +51,11 @@ export async function runAction(
   const { file, dag, library } = await loadValidDag(dagPath, io, nodes);
   const items = await readInput(options.input, io);
   const { policy, from } = await policyFor(file, options.policy, io, { dag, library });
+  const otel = await otelFor(options.otel);
   const dispatcher = createDispatcher({
     nodes,
     library,
+    ...tracerOption(otel),
     ...(policy === undefined ? {} : { policy }),
     ...(clock === undefined ? {} : { clock }),
     ...(random === undefined ? {} : { random }),
@@ -120,6 +123,7 @@ export async function runAction(
   } finally {
     interrupt.dispose();
     await recorded?.store.close();
+    await flushOtel(otel, io.err);
   }
   if (recorded !== undefined) {
     const again = resumeCommand(result.runId, nodesModule, recorded.path, io.cwd);

@@ -4,6 +4,7 @@ import { openRedisStore } from '../../store/redis.ts';
 import type { WorkerCommandOptions } from '../commands/worker.ts';
 import type { CliIO } from '../io.ts';
 import { loadNodeModule } from '../node-modules.ts';
+import { flushOtel, otelFor, tracerOption } from '../otel-flag.ts';
 import { redisPrefixes } from '../redis-prefix.ts';
 
 /** `--concurrency` as a whole number from 1 up, or a usage error saying so. */
@@ -26,9 +27,12 @@ export async function workerAction(options: WorkerCommandOptions, io: CliIO): Pr
   // The run store the submitter records runs in: step values go there before a node goes on.
   const prefixes = redisPrefixes();
   const store = await openRedisStore(options.redis, { prefix: prefixes.store });
+  let otel: Awaited<ReturnType<typeof otelFor>>;
   try {
+    otel = await otelFor(options.otel);
     const worker = await startWorker({
       connection: options.redis,
+      ...tracerOption(otel),
       nodes,
       concurrency,
       store,
@@ -53,5 +57,6 @@ export async function workerAction(options: WorkerCommandOptions, io: CliIO): Pr
     io.err('switchyard worker: stopped');
   } finally {
     await store.close();
+    await flushOtel(otel, io.err);
   }
 }

@@ -6,6 +6,7 @@ import {
   JSON_HELP,
   KEEP_WAITING_HELP,
   NODES_HELP,
+  OTEL_HELP,
   POLICY_HELP,
 } from '../option-help.ts';
 import { addStoreOption } from '../store-option.ts';
@@ -25,6 +26,8 @@ export interface ResumeCommandOptions {
   readonly keepWaiting?: boolean;
   /** `--progress` (true) or `--no-progress` (false); undefined: on a terminal only. */
   readonly progress?: boolean;
+  /** Export traces over OTLP/HTTP. */
+  readonly otel?: boolean;
 }
 
 /**
@@ -59,7 +62,8 @@ export function registerResume(program: Command, io: CliIO, setExit: SetExit): v
     )
     .option('--seed <n>', 'seed the back-off jitter of the waits from here on')
     .option('--json', JSON_HELP)
-    .option('--keep-waiting', KEEP_WAITING_HELP);
+    .option('--keep-waiting', KEEP_WAITING_HELP)
+    .option('--otel', OTEL_HELP);
   addStoreOption(addProgressOptions(command)).action(async (runId: string, options: ResumeCommandOptions) => {
     const { resumeAction } = await import('../actions/resume.ts');
     await resumeAction(runId, options, io, setExit);

@@ -7,6 +7,7 @@ import {
   KEEP_WAITING_HELP,
   NO_STORE_HELP,
   NODES_HELP,
+  OTEL_HELP,
   POLICY_HELP,
 } from '../option-help.ts';
 import { addStoreOption } from '../store-option.ts';
@@ -33,6 +34,8 @@ export interface RunCommandOptions {
   readonly keepWaiting?: boolean;
   /** `--progress` (true) or `--no-progress` (false); undefined: on a terminal only. */
   readonly progress?: boolean;
+  /** Export traces over OTLP/HTTP. */
+  readonly otel?: boolean;
 }
 
 /**
@@ -82,6 +85,7 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
     .option('--seed <n>', 'seed the back-off jitter, so the same run waits the same delays')
     .option('--json', JSON_HELP)
     .option('--keep-waiting', KEEP_WAITING_HELP)
+    .option('--otel', OTEL_HELP)
     .option('--redis <url>', 'submit the run to `switchyard worker`s on this Redis (redis://host:port)')
     .option(
       '--wait',

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { CliIO } from '../io.ts';
-import { NODES_HELP } from '../option-help.ts';
+import { NODES_HELP, OTEL_HELP } from '../option-help.ts';
 
 /** The options commander parses for this command. */
 export interface WorkerCommandOptions {
@@ -8,6 +8,8 @@ export interface WorkerCommandOptions {
   readonly nodes: string;
   readonly concurrency?: string;
   readonly queue?: string;
+  /** Export traces over OTLP/HTTP. */
+  readonly otel?: boolean;
 }
 
 /**
@@ -29,6 +31,7 @@ export function registerWorker(program: Command, io: CliIO): void {
     .requiredOption('--nodes <module>', NODES_HELP)
     .option('--concurrency <n>', 'jobs this worker carries at once (default: 1)')
     .option('--queue <name>', 'the queue to take jobs from (default: switchyard)')
+    .option('--otel', OTEL_HELP)
     .action(async (options: WorkerCommandOptions) => {
       const { workerAction } = await import('../actions/worker.ts');
       await workerAction(options, io);
