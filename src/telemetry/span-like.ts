@@ -4,14 +4,12 @@
  * are assignable to them.
  */
 
-/** An attribute value as OpenTelemetry takes it. */
-export type TraceAttributeValue =
-  | string
-  | number
-  | boolean
-  | readonly string[]
-  | readonly number[]
-  | readonly boolean[];
+/**
+ * An attribute value as OpenTelemetry takes it. Arrays are mutable here: the API's own `AttributeValue`
+ * takes readonly arrays only from 1.10 on, and a `Span` of an earlier 1.x must be assignable to
+ * {@link SpanLike} too.
+ */
+export type TraceAttributeValue = string | number | boolean | string[] | number[] | boolean[];
 
 /**
  * The span of one placement execution as a node sees it (`ctx.span`): attributes and events it adds land on
