@@ -113,9 +113,10 @@ export class Admissions {
     // call gets each one analysed when it is about to run.
     const analysed = new Set(reached);
     let rootPrep: Prepared | undefined;
+    const awaits = reached.some((dag) => dag.placements.some((p) => p.kind === 'await'));
     for (const [original, copy] of copies) {
       if (!analysed.has(copy)) continue;
-      const prep = prepare(compile(copy), this.policy, this.registry);
+      const prep = prepare(compile(copy), this.policy, this.registry, awaits);
       this.admitted.set(original, prep);
       if (copy === root) rootPrep = prep;
     }

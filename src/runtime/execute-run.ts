@@ -53,10 +53,13 @@ export async function executeRun(
     deadlineMs === undefined ? Number.POSITIVE_INFINITY : startedAt + deadlineMs,
   );
   run.runId = runId;
-  run.rootDag = prep.compiled.dag;
-  run.inputItems = states.length;
+  // Only a run that may park is listed for answers: a run of a document without awaits pays nothing.
+  if (prep.awaits) {
+    run.rootDag = prep.compiled.dag;
+    run.inputItems = states.length;
+    env.live?.set(runId, run);
+  }
   run.tracing = limits.tracing;
-  env.live?.set(runId, run);
   if (limits.whenParked === 'stop') {
     run.parkWatch = new ParkWatch(
       () => run.deskIfAny?.parkedCount ?? 0,
@@ -95,7 +98,7 @@ export async function executeRun(
   try {
     result = await carryOut(run, prep, entrypoint, states, runId, hash, startedAt, resumed);
   } finally {
-    if (env.live?.get(runId) === run) env.live.delete(runId);
+    if (prep.awaits && env.live?.get(runId) === run) env.live.delete(runId);
     timer?.abort();
     userSignal?.removeEventListener('abort', onAbort);
     // A run that stopped on an abort stays resumable; one that ended (however) is finished for good.

@@ -17,6 +17,11 @@ export interface Prepared {
   readonly nodeIris: readonly (string | undefined)[];
   /** By placement index: the gate of the policy a task's or node-bodied scatter's executions pass through. */
   readonly gates: readonly (GatePolicy | undefined)[];
+  /**
+   * True when an item of a run of this document may park at an await placement: this document or one it
+   * embeds or scatters through has one. Only such a run is listed for answers given to its dispatcher.
+   */
+  readonly awaits: boolean;
 }
 
 /** True when `value` is already a compiled DAG rather than a model. */
@@ -25,7 +30,12 @@ export function isCompiled(value: Dag | CompiledDag): value is CompiledDag {
 }
 
 /** Resolves timing and nodes of every placement of a compiled DAG for one dispatcher. */
-export function prepare(compiled: CompiledDag, policy: RuntimePolicy, registry: NodeRegistry): Prepared {
+export function prepare(
+  compiled: CompiledDag,
+  policy: RuntimePolicy,
+  registry: NodeRegistry,
+  awaits = compiled.dag.placements.some((p) => p.kind === 'await'),
+): Prepared {
   const nodeIris = compiled.placements.map(({ placement }) =>
     placement.kind === 'task' || placement.kind === 'phase' || placement.kind === 'scatter'
       ? placement.node
@@ -33,6 +43,7 @@ export function prepare(compiled: CompiledDag, policy: RuntimePolicy, registry: 
   );
   return {
     compiled,
+    awaits,
     nodeIris,
     timings: compiled.placements.map((p, i) => timingFor(policy, compiled.dag.id, p.key, nodeIris[i])),
     nodes: nodeIris.map((iri) => (iri === undefined ? undefined : registry.get(iri))),
