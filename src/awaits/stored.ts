@@ -58,13 +58,7 @@ export async function recordAnswer(
   now: number,
 ): Promise<AnswerReceipt> {
   const { runId } = request;
-  const record = await store.getRun(runId);
-  if (record === undefined) {
-    throw new SwitchyardError(
-      'E_RESUME_UNKNOWN_RUN',
-      `no run '${runId}' in ${store.location}; list the runs with \`switchyard runs\``,
-    );
-  }
+  const record = await recordedRun(store, runId);
   if (record.status === 'completed' || record.status === 'failed') {
     throw new SwitchyardError(
       'E_RUN_FINISHED',
@@ -107,6 +101,18 @@ export async function recordAnswer(
         item: parked.item,
         placement: parked.placement,
       };
+}
+
+/** The record of the run an answer is for, or `E_RESUME_UNKNOWN_RUN` when the store has none. */
+export async function recordedRun(store: RunStore, runId: string): Promise<RunRecord> {
+  const record = await store.getRun(runId);
+  if (record === undefined) {
+    throw new SwitchyardError(
+      'E_RESUME_UNKNOWN_RUN',
+      `no run '${runId}' in ${store.location}; list the runs with \`switchyard runs\``,
+    );
+  }
+  return record;
 }
 
 /** The refusal of a second answer. */

@@ -15,7 +15,7 @@ import {
   awaitsOf,
   resolveAnswer,
 } from '../awaits/request.ts';
-import { alreadyAnswered, recordedDags } from '../awaits/stored.ts';
+import { alreadyAnswered, recordedDags, recordedRun } from '../awaits/stored.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { Clock } from '../policy/types.ts';
 import { checkRequest } from '../runtime/answer.ts';
@@ -77,13 +77,7 @@ export async function answerDistributed(
   checkRequest(request);
   const { redis, store, clock } = target;
   const { runId } = request;
-  const record = await store.getRun(runId);
-  if (record === undefined) {
-    throw new SwitchyardError(
-      'E_RESUME_UNKNOWN_RUN',
-      `no run '${runId}' in ${store.location}; list the runs with \`switchyard runs\``,
-    );
-  }
+  const record = await recordedRun(store, runId);
   if (record.status !== 'running' && record.status !== 'waiting') throw finished(runId, record.status);
   const keys = runKeys(target.prefix, runId);
   const index = awaitsOf(recordedDags(record));
