@@ -24,7 +24,7 @@ export function parkedOfCheckpoint(checkpoint: ItemCheckpoint): ParkedItem | und
     visit: position.visit,
     answers: wait.answers ?? [],
     deadlineAt: wait.until,
-    parkedAt: checkpoint.updatedAt,
+    parkedAt: wait.since ?? checkpoint.updatedAt,
   };
 }
 

@@ -76,14 +76,15 @@ export type WaitReason = 'backoff' | 'retry-after' | 'queue' | 'await';
 /**
  * A wait in progress: the item goes on at `until` (wall time), or at once on a resume after it. An item
  * parked at an await placement (`reason` `await`) goes on with its answer, or takes the placement's
- * `deadline` output at `until`; `token` names it to whoever answers and `answers` are the outputs an answer
- * may name.
+ * `deadline` output at `until`; `token` names it to whoever answers, `answers` are the outputs an answer
+ * may name and `since` is the wall time it first parked there.
  */
 export interface ItemWait {
   readonly until: number;
   readonly reason: WaitReason;
   readonly token?: string;
   readonly answers?: readonly string[];
+  readonly since?: number;
 }
 
 /**

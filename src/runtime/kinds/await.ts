@@ -121,7 +121,13 @@ export function noDeadline(key: string): SwitchyardError {
 
 /** The wait a parked item's checkpoint records: until its deadline, with its token and expected answers. */
 export function parkedWait(parked: ParkedItem): ItemWait {
-  return { until: parked.deadlineAt, reason: 'await', token: parked.token, answers: parked.answers };
+  return {
+    until: parked.deadlineAt,
+    reason: 'await',
+    token: parked.token,
+    answers: parked.answers,
+    since: parked.parkedAt,
+  };
 }
 
 /** The checkpointed wait as the item's carry, when `wait` is an await's. */
@@ -131,7 +137,7 @@ export function parkedCarry(
   updatedAt: number,
 ): ParkedCarry | undefined {
   if (wait?.reason !== 'await') return undefined;
-  return { visit, deadlineAt: wait.until, parkedAt: updatedAt };
+  return { visit, deadlineAt: wait.until, parkedAt: wait.since ?? updatedAt };
 }
 
 /** Reports the item parked (`resumed` when it parks again after a restart). */
