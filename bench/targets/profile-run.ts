@@ -6,6 +6,8 @@
  *
  *   node --cpu-prof --cpu-prof-dir=/tmp/prof --import tsx bench/targets/profile-run.ts <workload> [reps] [warmup] [src|dist]
  *
+ * The tree defaults to `dist` under tsx and to the copy's own `src` in a compiled copy.
+ *
  * With `ALLOC_PROFILE=<file.heapprofile>` it samples every allocation of the measured runs, those the
  * collector has freed included (`HeapProfiler.startSampling` with `includeObjectsCollectedByMajorGC` and
  * `…MinorGC`): what each function allocates, garbage and all, which `--heap-prof` (live objects only)
@@ -89,5 +91,7 @@ if (name === undefined || (from !== undefined && from !== 'src' && from !== 'dis
   process.stderr.write('usage: profile-run.ts <workload> [reps] [warmup] [src|dist]\n');
   process.exitCode = 2;
 } else {
-  await main(name, Number(reps ?? 5), Number(warmup ?? 1), from ?? 'dist');
+  // A compiled copy (bench/targets/compiled.ts) has no dist/ of its own: its compiled src/ is the engine.
+  const compiled = !import.meta.url.endsWith('.ts');
+  await main(name, Number(reps ?? 5), Number(warmup ?? 1), from ?? (compiled ? 'src' : 'dist'));
 }

@@ -2,6 +2,7 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import { sleepUnder } from './abort-watch.ts';
 import { engineFailure } from './error-summary.ts';
 import { type ContextOwner, ExecutionContext, isThenable } from './execute.ts';
+import { embedDone, type FanDone, type FanTarget, startFan, unparkParent } from './fan-out.ts';
 import type { Abandonable } from './in-flight.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { ParkedCarry } from './kinds/await.ts';
@@ -12,7 +13,16 @@ import type { Resumed } from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
-import { type ItemAt, type ItemCarry, step, type Transition, transit } from './step.ts';
+import {
+  type Effect,
+  type FanOut,
+  fanIn,
+  type ItemAt,
+  type ItemCarry,
+  stepItem,
+  type Transition,
+  transit,
+} from './step.ts';
 import {
   invokeNode,
   invokeTracedNode,
@@ -23,9 +33,13 @@ import {
   type TaskOutcome,
 } from './task.ts';
 
-/** What {@link ItemDrive}'s pending reaction waits on: a node's promise, or a transition or a wait. */
+/**
+ * What {@link ItemDrive}'s pending reaction waits on: a node's promise, a transition or a wait, or the
+ * children of its fan out.
+ */
 const NODE = 1;
 const STEP = 2;
+const FAN = 3;
 
 /**
  * Reacts to a node's promise: a plain native promise directly; any other thenable (a node's own, perhaps
@@ -66,7 +80,7 @@ export interface ChildTarget {
  * It never throws: failures, aborts, the run deadline and errors of the engine itself (`E_ENGINE`, or the
  * code of a thrown SwitchyardError) all end the item with an {@link Ending}.
  */
-export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
+export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt, FanTarget {
   /** The placement the item is at, or goes to next. */
   at: CompiledPlacement;
   /** What the item carries between transitions: the drive's own fields, or a resumed item's carry. */
@@ -81,7 +95,9 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
   private starting = false;
   private resolve: ((ending: Ending) => void) | undefined;
   /** What the item's one pending reaction waits on: nothing, a node's promise, or a transition or a wait. */
-  private waitingOn: 0 | typeof NODE | typeof STEP = 0;
+  private waitingOn: 0 | typeof NODE | typeof STEP | typeof FAN = 0;
+  /** The fan out the item is parked on, while its children run. */
+  private fan: FanOut | undefined;
   /**
    * The node call in flight: its context once the context has something to settle after the node answers
    * (see `ContextOwner`), its start time (for `placement.end`) and its slot.
@@ -192,11 +208,15 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
       const pending =
         this.at.placement.kind === 'task'
           ? this.task()
-          : step(run, this.prep, this.state, this.at, this.carry);
+          : stepItem(run, this.prep, this.state, this.at, this.carry);
       if (pending === undefined) return undefined;
       if (isThenable<Transition>(pending)) {
         this.waitingOn = STEP;
         pending.then(this.onMoved, this.onThrown);
+        return undefined;
+      }
+      if (pending.kind === 'fan out') {
+        this.fanOut(pending);
         return undefined;
       }
       moved = pending;
@@ -209,7 +229,7 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
    * no promise, closure or abort listener of its own per call. Batch nodes, placements with a deadline and
    * executions under a gate go through {@link step}. Undefined: the item waits on its node.
    */
-  private task(): Transition | Promise<Transition> | undefined {
+  private task(): Effect | Promise<Transition> | undefined {
     const run = this.run;
     const prep = this.prep;
     const at = this.at;
@@ -221,11 +241,11 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
       prep.timings[at.index]?.deadlineMs !== undefined ||
       prep.gates[at.index] !== undefined
     ) {
-      return step(run, this.prep, this.state, this.at, this.carry);
+      return stepItem(run, this.prep, this.state, this.at, this.carry);
     }
     const slot = run.semaphoreOf(prep, at);
     if (slot !== undefined && !slot.tryAcquire())
-      return step(run, this.prep, this.state, this.at, this.carry);
+      return stepItem(run, this.prep, this.state, this.at, this.carry);
     this.carry.waiting = 'node';
     const dagId = prep.compiled.dag.id;
     let started = 0;
@@ -338,6 +358,61 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt {
     if (run.durable !== undefined) {
       // The batch that holds this transition closes before the item goes on (its close was queued as the
       // transition was recorded): the next node runs after the store was asked to commit it.
+      this.waitingOn = STEP;
+      Promise.resolve(moved).then(this.onMoved, this.onThrown);
+      return;
+    }
+    this.resume(moved);
+  }
+
+  /**
+   * Parks the item on its fan out: its children start now, as items of their own (see {@link startFan}),
+   * and the item goes on once they have been counted off ({@link fannedIn}) or stopped ({@link fanFailed}).
+   */
+  private fanOut(fan: FanOut): void {
+    this.fan = fan;
+    this.waitingOn = FAN;
+    startFan(this.run, fan, this);
+  }
+
+  /**
+   * Child done, for the last of the fan out's children: the item takes its transition with their results
+   * in the next microtask, as a reaction would (a fan out that ends within {@link fanOut} included).
+   */
+  fannedIn(done: FanDone): void {
+    if (this.waitingOn !== FAN) return;
+    this.waitingOn = STEP;
+    queueMicrotask(() => this.goOnFrom(done));
+  }
+
+  /** The fan out was stopped (the run's abort or deadline): the item stops where it stands. */
+  fanFailed(error: unknown): void {
+    if (this.waitingOn !== FAN) return;
+    this.waitingOn = STEP;
+    queueMicrotask(() => this.goOnFrom(undefined, error));
+  }
+
+  /** An embed's child ended after the turn that started it. */
+  childEnded(drive: ItemDrive): void {
+    this.fannedIn(embedDone(drive));
+  }
+
+  /** Takes the fan out's transition with what its children gave (undefined: it failed with `error`). */
+  private goOnFrom(done: FanDone | undefined, error?: unknown): void {
+    const fan = this.fan as FanOut;
+    this.fan = undefined;
+    this.waitingOn = 0;
+    unparkParent(this.run);
+    let moved: Transition;
+    try {
+      if (done === undefined) throw error;
+      moved = fanIn(this.run, fan, done);
+    } catch (thrown) {
+      this.end(this.caught(thrown));
+      return;
+    }
+    if (this.run.durable !== undefined) {
+      // As after a node's answer: the batch holding the transition closes before the item goes on.
       this.waitingOn = STEP;
       Promise.resolve(moved).then(this.onMoved, this.onThrown);
       return;

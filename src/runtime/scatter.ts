@@ -1,13 +1,14 @@
 import type { GatherPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
-import { type ClassifiedError, summarise } from './error-summary.ts';
+import { summarise } from './error-summary.ts';
 import { isThenable } from './execute.ts';
+import type { FanTarget } from './fan-out.ts';
 import type { ChildTarget, ItemDrive } from './item-drive.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { ChildDocument } from './kinds/children.ts';
 import { type ChildResult, decided } from './kinds/gather.ts';
-import { bodyEnding, childResult, type ScatterEntry, scatterChild, scatterFan } from './kinds/scatter.ts';
+import { bodyEnding, childResult, type ScatterEntry, scatterChild } from './kinds/scatter.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord } from './recorder.ts';
 import { endingOf, restoredState } from './resume-book.ts';
@@ -17,34 +18,41 @@ import type { Semaphore } from './semaphore.ts';
 import { runTask, type TaskOutcome } from './task.ts';
 
 /**
- * Fans the array at the scatter's `items` pointer out into child items in this process and runs them (what
- * the children are, and the result each gives its gather, is the scatter kind's: see `kinds/scatter.ts`).
- * The placement's `concurrency` bounds the children in flight across the whole run: the children of every
- * item that reaches this scatter share it. A node body runs once for each child (no routes inside the body;
- * the placement's deadline applies to each execution); a body document's child runs from its first
- * entrypoint with fresh budgets. An input the scatter cannot fan out is its error outcome (the scatter's
- * `error` route, if any).
+ * Runs the children of a scatter's fan out (see `FanOut` in `step.ts`) as items of this process, and tells
+ * `target` once every child has been counted off, with the results in input order, or with the first error
+ * that stops it (the run's abort or deadline). What the children are, and the result each gives its
+ * gather, is the scatter kind's (see `kinds/scatter.ts`). The placement's `concurrency` bounds the children
+ * in flight across the whole run: the children of every item that reaches this scatter share it. A node
+ * body runs once for each child (no routes inside the body; the placement's deadline applies to each
+ * execution); a body document's child runs from its first entrypoint with fresh budgets.
  *
  * Once the settled children fix what the gather will return (a `first` gather with its winner, see
  * `decided` in the gather module), the rest are cancelled: children not started are never started, running
  * ones see their `ctx.signal` abort with `E_CANCELLED` and stop where they stand. Each ends with status
- * `cancelled` and an `item.cancelled` event; none is lost or counted as failed.
+ * `cancelled` and an `item.cancelled` event; none is lost or counted as failed. `target` may hear within
+ * this call (a scatter of an empty list).
  */
-export async function runScatter(
+export function startScatter(
   run: RunContext,
   prep: Prepared,
   at: CompiledPlacement,
-  state: ItemState,
-  visit: number,
-): Promise<{ readonly results: ChildResult[] } | { readonly error: ClassifiedError }> {
-  const fan = scatterFan(at, state.data, run.env, 'createDispatcher');
-  if ('error' in fan) return fan;
-  const { list, body } = fan;
+  fan: ScatterChildren,
+  target: FanTarget,
+): void {
+  const { list, body, entry } = fan;
   const done = at.routes.get('done')?.target.placement;
   const gather = done?.kind === 'gather' ? done : undefined;
-  const job = new ScatterJob(run, prep, at, state, visit, list, body, gather);
+  const job = new ScatterJob(run, prep, at, entry, list, body, gather, target);
   const limit = Math.max(1, Math.min(list.length, prep.timings[at.index]?.concurrency ?? list.length));
-  return job.start(limit);
+  job.start(limit);
+}
+
+/** What a scatter fans out: its list, its body document (none for a node body), where its children come from. */
+export interface ScatterChildren {
+  readonly kind: 'scatter';
+  readonly list: readonly unknown[];
+  readonly body: ChildDocument | undefined;
+  readonly entry: ScatterEntry;
 }
 
 /**
@@ -70,8 +78,6 @@ class ScatterJob implements ChildTarget {
   private live = 0;
   /** The first error that ended a worker: the scatter fails with it. */
   private failure: { readonly error: unknown } | undefined;
-  private resolve: (done: { readonly results: ChildResult[] }) => void = () => undefined;
-  private reject: (error: unknown) => void = () => undefined;
   /**
    * Children that ended in the turn that started them (null: a node body's child, already recorded), whose
    * workers go on in the next microtask, as a worker waiting on its child would: every worker starts its
@@ -89,14 +95,14 @@ class ScatterJob implements ChildTarget {
     private readonly run: RunContext,
     private readonly prep: Prepared,
     private readonly at: CompiledPlacement,
-    parent: ItemState,
-    visit: number,
+    entry: ScatterEntry,
     private readonly list: readonly unknown[],
     private readonly body: ChildDocument | undefined,
     private readonly gather: GatherPlacement | undefined,
+    private readonly target: FanTarget,
   ) {
     this.results = new Array(list.length);
-    this.entry = { parent, placement: at.key, dag: prep.compiled.dag.id, visit };
+    this.entry = entry;
     this.cancel = gather?.reducer === 'first' && list.length > 1 ? new AbortController() : undefined;
     this.scope = this.cancel === undefined ? run : run.cancellable(this.cancel.signal);
     this.semaphore = run.semaphoreOf(prep, at);
@@ -106,14 +112,10 @@ class ScatterJob implements ChildTarget {
     return this.cancel?.signal.aborted === true;
   }
 
-  /** Starts `limit` workers; settles once every child has ended, or with the first error that ends a worker. */
-  start(limit: number): Promise<{ readonly results: ChildResult[] }> {
-    return new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-      this.live = limit;
-      for (let w = 0; w < limit; w++) this.advance();
-    });
+  /** Starts `limit` workers; the target hears once every child has ended, or of the first error that ends a worker. */
+  start(limit: number): void {
+    this.live = limit;
+    for (let w = 0; w < limit; w++) this.advance();
   }
 
   /** A worker takes its next child, in a slot of the run-wide limit, or ends when none is left. */
@@ -154,13 +156,13 @@ class ScatterJob implements ChildTarget {
   private workerEnded(): void {
     if (--this.live > 0 || this.failure !== undefined) return;
     this.cancelUnstarted();
-    this.resolve({ results: this.results });
+    this.target.fannedIn({ results: this.results });
   }
 
   private fail(error: unknown): void {
     if (this.failure !== undefined) return;
     this.failure = { error };
-    this.reject(error);
+    this.target.fanFailed(error);
   }
 
   /**

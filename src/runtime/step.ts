@@ -3,19 +3,21 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import type { WaitReason } from '../store/types.ts';
 import { awaitStep } from './await-step.ts';
 import { decide, type Outcome } from './decide.ts';
-import { runEmbed } from './embed.ts';
 import { summarise } from './error-summary.ts';
 import { isThenable } from './execute.ts';
+import { type FanDone, fanInPlace } from './fan-out.ts';
 import { follow } from './follow.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { ParkedCarry } from './kinds/await.ts';
+import { type EmbedChild, embedChild, embedOutcome } from './kinds/embed.ts';
 import type { ChildResult } from './kinds/gather.ts';
 import { reduceChildren } from './kinds/gather.ts';
+import { scatterFan } from './kinds/scatter.ts';
 import { setPointer } from './pointer.ts';
 import type { Prepared } from './prepare.ts';
 import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
-import { runScatter } from './scatter.ts';
+import type { ScatterChildren } from './scatter.ts';
 import type { Semaphore } from './semaphore.ts';
 import { runTask, type TaskOutcome } from './task.ts';
 
@@ -54,19 +56,37 @@ export interface ItemAt {
 /** One transition of an item: it moved on, or it ended (see {@link Ending}). */
 export type Transition = Move | Ending;
 
+/**
+ * A scatter or an embed fans out: the item stays parked at the placement while `children` run as items of
+ * their own (a scatter's list elements, or an embed's one child), and goes on with {@link fanIn} once `count`
+ * of them have been counted off (or a `first` gather is decided without the rest). `started` is the clock
+ * time the placement started, for its `placement.end`.
+ */
+export interface FanOut {
+  readonly kind: 'fan out';
+  readonly item: ItemAt;
+  readonly children: ScatterChildren | EmbedChildren;
+  readonly count: number;
+  readonly started: number;
+}
+
+/** What an embed fans out: its one child item and the document it runs. */
+export interface EmbedChildren extends EmbedChild {
+  readonly kind: 'embed';
+}
+
+/** What {@link stepItem} returns: a transition, or a fan out for the executor to carry out. */
+export type Effect = Transition | FanOut;
+
 /** A carry for an item that has not moved yet. */
 export function freshCarry(): ItemCarry {
   return { waiting: 'queue', gathered: undefined, delays: undefined, parked: undefined };
 }
 
 /**
- * Moves an item by one transition: executes the placement it is at (a node, a scatter and its children, a
- * gather, an embedded run, a terminal), hands the outcome to {@link decide}, and carries the decision out
- * with {@link follow}. It says where the item goes and how long it waits first, and never sleeps. In a
- * durable run it hands the transition to the run's recorder (the item's checkpoint at its next placement,
- * with the wall time its wait ends, or its ending) in the same turn as the transition's events, so a crash
- * never keeps the events of a transition without its checkpoint; the loops that call it (in process,
- * durable) only sleep the wait. Synchronous nodes give a synchronous transition.
+ * Moves an item by one transition, as {@link stepItem} does, and carries out a fan out itself in this process
+ * (see {@link fanInPlace}): for a caller that moves one item at a time and runs no children of its own (a
+ * distributed worker running a `first` gather's scatter in one job).
  */
 export function step(
   run: RunContext,
@@ -75,6 +95,27 @@ export function step(
   at: CompiledPlacement,
   carry: ItemCarry,
 ): Transition | Promise<Transition> {
+  const effect = stepItem(run, prep, state, at, carry);
+  if (isThenable<Transition>(effect) || effect.kind !== 'fan out') return effect;
+  return fanInPlace(run, effect);
+}
+
+/**
+ * Moves an item by one transition: executes the placement it is at (a node, a gather, an await, a
+ * terminal), hands the outcome to {@link decide}, and carries the decision out with {@link follow}; at a
+ * scatter or an embed it returns the {@link FanOut} for the executor to carry out. It says where the item goes and how long it waits first, and never sleeps. In a
+ * durable run it hands the transition to the run's recorder (the item's checkpoint at its next placement,
+ * with the wall time its wait ends, or its ending) in the same turn as the transition's events, so a crash
+ * never keeps the events of a transition without its checkpoint; the loops that call it (in process,
+ * durable) only sleep the wait. Synchronous nodes give a synchronous transition.
+ */
+export function stepItem(
+  run: RunContext,
+  prep: Prepared,
+  state: ItemState,
+  at: CompiledPlacement,
+  carry: ItemCarry,
+): Effect | Promise<Transition> {
   const placement = at.placement;
   if (placement.kind === 'terminal') {
     countVisit(state, at.key);
@@ -97,7 +138,7 @@ export function step(
   }
   if (placement.kind === 'gather') return gatherStep(run, item);
   if (placement.kind === 'await') return awaitStep(run, item);
-  return otherStep(run, item);
+  return fanStep(run, item);
 }
 
 /** A gather placement: reduces the results its scatter handed over, synchronously. */
@@ -158,37 +199,52 @@ function taskStep(
   return transit(run, item, pending, started);
 }
 
-/** Scatter, embed and phase placements. */
-async function otherStep(run: RunContext, item: ItemAt): Promise<Transition> {
+/**
+ * Scatter, embed and phase placements. A scatter or an embed fans out: the parent waits, parked, for its
+ * children (see {@link FanOut}); an input it cannot fan out is its error outcome (its `error` route, if any).
+ */
+function fanStep(run: RunContext, item: ItemAt): Transition | FanOut {
   const { prep, state, at, carry } = item;
   carry.waiting = 'node';
   const placement = at.placement;
   const visit = countVisit(state, at.key);
   const ev = run.events;
   const started = ev ? run.placementStart(ev, state.id, prep.compiled.dag.id, at.key, visit) : 0;
-  let outcome: TaskOutcome | Outcome;
-  // While its children run, the parent waits on them: a run that stops once everything waits for an
-  // answer counts it as waiting.
-  const watch = run.root.parkWatch;
   if (placement.kind === 'scatter') {
-    if (watch !== undefined) watch.blocked++;
-    const children = await runScatter(run, prep, at, state, visit).finally(() => {
-      if (watch !== undefined) watch.blocked--;
-    });
-    if ('error' in children) outcome = children;
-    else {
-      carry.gathered = children.results;
-      outcome = { output: 'done' };
-    }
-  } else if (placement.kind === 'embed') {
-    if (watch !== undefined) watch.blocked++;
-    outcome = await runEmbed(run, at, state, visit, prep.compiled.dag.id).finally(() => {
-      if (watch !== undefined) watch.blocked--;
-    });
-  } else {
-    // Phases are not on item paths: the dispatcher refuses documents that route to them
-    // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.
+    const fan = scatterFan(at, state.data, run.env, 'createDispatcher');
+    if ('error' in fan) return transit(run, item, fan, started);
+    const entry = { parent: state, placement: at.key, dag: prep.compiled.dag.id, visit };
+    const children = { kind: 'scatter', list: fan.list, body: fan.body, entry } as const;
+    return { kind: 'fan out', item, children, count: fan.list.length, started };
+  }
+  if (placement.kind === 'embed') {
+    const dag = prep.compiled.dag.id;
+    const child = embedChild(at, state, { dag, visit }, run.env, 'createDispatcher');
+    if ('error' in child) return transit(run, item, child, started);
+    return { kind: 'fan out', item, children: { kind: 'embed', ...child }, count: 1, started };
+  }
+  // Phases are not on item paths: the dispatcher refuses documents that route to them
+  // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.
+  return transit(run, item, { output: 'done' }, started);
+}
+
+/**
+ * Child done, for the last child of a fan out (or the one that decided a `first` gather): the parent's
+ * transition with what its children gave. A scatter hands their results, in input order, to the gather it
+ * routes to and takes `done`; an embed takes the outcome its result mapping makes of its child's ending (see
+ * `embedOutcome`), and a child stopped by the run's abort or deadline stops the parent too (this throws the
+ * abort's reason).
+ */
+export function fanIn(run: RunContext, fan: FanOut, done: FanDone): Transition {
+  const { item, started } = fan;
+  let outcome: Outcome;
+  if ('results' in done) {
+    item.carry.gathered = done.results;
     outcome = { output: 'done' };
+  } else {
+    const embedded = embedOutcome(item.at, item.state, done);
+    if (embedded === undefined) throw run.signal.reason;
+    outcome = embedded;
   }
   return transit(run, item, outcome, started);
 }
