@@ -2,6 +2,7 @@ import type { RouteKind } from '../document/model.ts';
 import type { PositionFrame } from '../store/types.ts';
 import { copyJson } from './copy.ts';
 import { noteFormatOneKeys } from './journal.ts';
+import { scatterSegment } from './journal-key.ts';
 import type { JournalEntry } from './journal-value.ts';
 import { emptyCounts, emptyRecord, ownValue, recordFrom } from './record.ts';
 
@@ -50,60 +51,110 @@ export function createItemState(id: string, data: Record<string, unknown>): Item
 }
 
 /**
- * Creates the state of an item that runs inside `parent` (an embedded document, a scatter child): fresh
- * budgets, trail and visits, and the parent's journal under the scope `parent.scope + segment`. A segment
- * given as a function (a scatter child's, which digests its list element) is worked out the first time the
- * scope is read, once: most children never journal a step. The scope is an enumerable getter, so a copy or
- * the JSON of the state holds its text.
+ * Creates the state of an item that runs inside `parent` (an embedded document): fresh budgets, trail and
+ * visits, and the parent's journal under the scope `parent.scope + segment`. Its JSON holds the scope's text.
  */
 export function createChildState(
   parent: ItemState,
   id: string,
-  segment: string | (() => string),
+  segment: string,
   data: Record<string, unknown>,
   frame: PositionFrame,
 ): ItemState {
-  const state = {
+  const frames = parent.frames === undefined ? [frame] : [...parent.frames, frame];
+  const scope = (parent.scope ?? '') + segment;
+  return new ChildState(
     id,
     data,
-    budgets: emptyCounts(),
-    journal: parent.journal,
-    trail: [],
-    visits: emptyCounts(),
-  } as unknown as ItemState & { root: string; frames: readonly PositionFrame[] };
-  // One getter shared by every child, defined in the place a literal's would be: a literal's getter is a
-  // closure of its own, and an object with one is a dictionary (about 400 bytes) rather than a fast object.
-  Object.defineProperty(state, 'scope', SCOPE_PROPERTY);
-  state.root = parent.root ?? parent.id;
-  state.frames = parent.frames === undefined ? [frame] : [...parent.frames, frame];
-  LAZY_PROPERTY.value =
-    typeof segment === 'string'
-      ? (parent.scope ?? '') + segment
-      : () => (parent.scope ?? '') + (segment as () => string)();
-  Object.defineProperty(state, LAZY_SCOPE, LAZY_PROPERTY);
-  LAZY_PROPERTY.value = undefined;
-  return state;
+    parent.journal,
+    scope,
+    undefined,
+    undefined,
+    parent.root ?? parent.id,
+    frames,
+  );
 }
 
-/** Where a child's scope waits until it is read: its text, or how to work it out. Not enumerable. */
-const LAZY_SCOPE = Symbol('scope');
-
-/** A child state's `scope`: worked out the first time it is read, once. */
-function childScope(this: { [LAZY_SCOPE]: string | (() => string) }): string {
-  const lazy = this[LAZY_SCOPE];
-  if (typeof lazy === 'string') return lazy;
-  const scope = lazy();
-  this[LAZY_SCOPE] = scope;
-  return scope;
+/**
+ * Creates the state of scatter child `frame.index` of `parent`, made of list element `element`, as
+ * {@link createChildState} does; its scope's segment digests the element (see `scatterSegment`), so it is
+ * worked out the first time the scope is read, once: most children never journal a step.
+ */
+export function createScatterChildState(
+  parent: ItemState,
+  id: string,
+  element: unknown,
+  data: Record<string, unknown>,
+  frame: Extract<PositionFrame, { kind: 'scatter' }>,
+): ItemState {
+  const frames = parent.frames === undefined ? [frame] : [...parent.frames, frame];
+  return new ChildState(
+    id,
+    data,
+    parent.journal,
+    undefined,
+    parent,
+    element,
+    parent.root ?? parent.id,
+    frames,
+  );
 }
 
-const SCOPE_PROPERTY: PropertyDescriptor = { get: childScope, enumerable: true, configurable: true };
-const LAZY_PROPERTY: PropertyDescriptor = {
-  value: undefined,
-  writable: true,
-  enumerable: false,
-  configurable: true,
-};
+/** A child's scope, once worked out. Symbols: not in the state's JSON or keys. */
+const SCOPE = Symbol('scope');
+/** Until then, for a scatter child: its parent and its list element. */
+const SCOPE_PARENT = Symbol('scope parent');
+const SCOPE_ELEMENT = Symbol('scope element');
+
+/**
+ * The state of a child item. A class, so that every child has the same fast shape with its fields in the
+ * object and its scope a getter of the prototype: an own getter would be a property definition per child
+ * (the slow path), and an object literal with one is a dictionary (about 400 bytes). What a scatter child's
+ * scope is made of is held as fields rather than a closure (two closures and their context per child).
+ */
+class ChildState implements ItemState {
+  budgets: Record<string, number> = emptyCounts();
+  trail: TrailEntry[] = [];
+  visits: Record<string, number> = emptyCounts();
+  [SCOPE]: string | undefined;
+  [SCOPE_PARENT]: ItemState | undefined;
+  [SCOPE_ELEMENT]: unknown;
+
+  constructor(
+    readonly id: string,
+    public data: Record<string, unknown>,
+    readonly journal: Record<string, JournalEntry>,
+    scope: string | undefined,
+    parent: ItemState | undefined,
+    element: unknown,
+    readonly root: string,
+    readonly frames: readonly PositionFrame[],
+  ) {
+    this[SCOPE] = scope;
+    this[SCOPE_PARENT] = parent;
+    this[SCOPE_ELEMENT] = element;
+  }
+
+  /** The journal scope: a scatter child's is worked out the first time it is read, once. */
+  get scope(): string {
+    let scope = this[SCOPE];
+    if (scope === undefined) {
+      const frame = this.frames[this.frames.length - 1] as Extract<PositionFrame, { kind: 'scatter' }>;
+      const segment = scatterSegment(frame.placement, frame.index, this[SCOPE_ELEMENT]);
+      scope = ((this[SCOPE_PARENT] as ItemState).scope ?? '') + segment;
+      this[SCOPE] = scope;
+      this[SCOPE_PARENT] = undefined;
+      this[SCOPE_ELEMENT] = undefined;
+    }
+    return scope;
+  }
+
+  /** The state as plain JSON, its scope's text included. */
+  toJSON(): Record<string, unknown> {
+    const { id, data, budgets, journal, trail, visits, scope, root, frames } = this;
+    return { id, data, budgets, journal, trail, visits, scope, root, frames };
+  }
+}
 
 /**
  * Rebuilds a state from a checkpointed copy under a new or the same id: data, budgets, journal, trail and

@@ -8,7 +8,7 @@ import type { ChildTarget, ItemDrive } from './item-drive.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { ChildDocument } from './kinds/children.ts';
 import { type ChildResult, decided } from './kinds/gather.ts';
-import { bodyEnding, childResult, type ScatterEntry, scatterChild } from './kinds/scatter.ts';
+import { bodyEnding, type ScatterEntry, scatterChild, settledResult } from './kinds/scatter.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord } from './recorder.ts';
 import { endingOf, restoredState } from './resume-book.ts';
@@ -292,7 +292,7 @@ class ScatterJob implements ChildTarget {
   /** Records child `index` as cancelled where it stood, with its `item.cancelled` event. */
   private recordCancelled(index: number, child: ItemState, waitingFor: WaitingFor): void {
     const ending = { kind: 'stopped', placement: this.at.key, waitingFor } as const;
-    this.results[index] = { ...childResult(child, ending, index, false), order: this.order++ };
+    this.results[index] = settledResult(child, ending, index, false, this.order++);
     const dag = this.prep.compiled.dag.id;
     this.run.events?.emit({
       type: 'item.cancelled',
@@ -309,12 +309,10 @@ class ScatterJob implements ChildTarget {
     // Only a cancellation stops a child while its run goes on, now or before a restart; the child's own
     // drive reported it (item.cancelled) where it stood.
     if (ending.kind === 'stopped' && this.run.stopReason !== undefined) throw this.run.signal.reason;
-    const result: ChildResult = {
-      ...childResult(child, ending, index, this.body !== undefined),
-      order: this.order++,
-    };
+    const result = settledResult(child, ending, index, this.body !== undefined, this.order++);
     this.results[index] = result;
-    if (result.status === 'cancelled') return;
+    // Only a gather that can be decided early reads the results in the order they settled.
+    if (result.status === 'cancelled' || this.cancel === undefined) return;
     this.settled.push(result);
     // A child that ends after the result was decided (one that ignored the abort, or a batch already
     // running) is kept as it ended: a late result cannot change a decided gather.

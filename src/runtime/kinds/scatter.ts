@@ -7,8 +7,7 @@ import type { ScatterPlacement } from '../../document/model.ts';
 import type { CompiledPlacement } from '../../graph/compile.ts';
 import { copyJson } from '../copy.ts';
 import { type ClassifiedError, engineError, summarise } from '../error-summary.ts';
-import { createChildState, type ItemState } from '../item-state.ts';
-import { scatterSegment } from '../journal-key.ts';
+import { createScatterChildState, type ItemState } from '../item-state.ts';
 import { getPointer } from '../pointer.ts';
 import type { Ending, RunEnvironment } from '../runner.ts';
 import type { TaskOutcome } from '../task.ts';
@@ -68,9 +67,8 @@ export function scatterChild(
 ): ItemState {
   const { parent, placement, dag, visit } = entry;
   const frame = { kind: 'scatter', dag, placement, visit, index } as const;
-  const segment = () => scatterSegment(placement, index, element);
   const data = { item: started ? copyJson(element) : null, index };
-  return createChildState(parent, `${parent.id}.${index}`, segment, data, frame);
+  return createScatterChildState(parent, `${parent.id}.${index}`, element, data, frame);
 }
 
 /**
@@ -81,6 +79,26 @@ export function bodyEnding(at: CompiledPlacement, outcome: TaskOutcome): Ending 
   if ('error' in outcome) return { kind: 'failed', placement: at.key, error: outcome.error };
   const failed = FAILED_BODY_OUTPUTS.has(outcome.output);
   return { kind: 'terminal', placement: at.key, outcome: failed ? 'failed' : 'completed' };
+}
+
+/**
+ * The result child `index` gives its gather once it ended, the `order`th to settle (see {@link childResult}).
+ * Made as one literal, with the keys in the order of `{ ...childResult(…), order }`: a spread of the results'
+ * several shapes is the slow path of object cloning, once per child.
+ */
+export function settledResult(
+  child: ItemState,
+  ending: Ending,
+  index: number,
+  subDag: boolean,
+  order: number,
+): ChildResult {
+  if (ending.kind === 'stopped') return { index, status: 'cancelled', value: null, order };
+  const value = child.data.result ?? null;
+  if (ending.kind === 'failed')
+    return { index, status: 'failed', value, error: summarise(ending.error), order };
+  if (!subDag) return { index, status: ending.outcome, value, order };
+  return { index, status: ending.outcome, value, terminal: ending.placement, order };
 }
 
 /**
