@@ -1,8 +1,9 @@
-import type { GatherPlacement } from '../document/model.ts';
+import type { GatherPlacement, TerminalPlacement } from '../document/model.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import type { Random, TimingPolicy } from '../policy/types.ts';
 import type { WaitReason } from '../store/types.ts';
 import { awaitStep } from './await-step.ts';
-import { decide, type Outcome } from './decide.ts';
+import { type DecideContext, type Decision, decide, type Outcome } from './decide.ts';
 import { summarise } from './error-summary.ts';
 import { isThenable } from './execute.ts';
 import { type FanDone, fanInPlace } from './fan-out.ts';
@@ -124,8 +125,7 @@ export function stepItem(
       const dag = prep.compiled.dag.id;
       ev.emit({ type: 'item.end', item: state.id, dag, terminal: at.key, outcome: placement.outcome });
     }
-    const ending = { kind: 'terminal', placement: at.key, outcome: placement.outcome } as const;
-    return run.ended(prep.compiled.dag.id, state, at.key, ending);
+    return run.ended(prep.compiled.dag.id, state, at.key, terminalEnding(at));
   }
   const item: ItemAt = { prep, state, at, carry };
   if (placement.kind === 'task') {
@@ -281,20 +281,26 @@ export function transit(
       thrownHint(outcome.error.retryAfterFrom),
     );
   const now = run.clock.now();
-  const decision = decide(at, state, outcome, {
-    timing: prep.timings[at.index] ?? run.env.policy.defaults,
-    budgets: prep.compiled.budgets,
-    now,
-    // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
-    wallNow:
-      hint !== undefined || ('error' in outcome && outcome.error.retryAfter !== undefined)
-        ? run.clock.wallNow()
-        : now,
-    runDeadlineAt: run.runDeadlineAt,
-    random: run.env.random,
-    retryAfter: hint,
-    delays: carry.delays,
-  });
+  const ctx = DECIDING;
+  ctx.timing = prep.timings[at.index] ?? run.env.policy.defaults;
+  ctx.budgets = prep.compiled.budgets;
+  ctx.now = now;
+  // Only an HTTP-date needs the wall clock; reading it on every decision would cost every run.
+  ctx.wallNow =
+    hint !== undefined || ('error' in outcome && outcome.error.retryAfter !== undefined)
+      ? run.clock.wallNow()
+      : now;
+  ctx.runDeadlineAt = run.runDeadlineAt;
+  ctx.random = run.env.random;
+  ctx.retryAfter = hint;
+  ctx.delays = carry.delays;
+  let decision: Decision;
+  try {
+    decision = decide(at, state, outcome, ctx);
+  } finally {
+    ctx.retryAfter = undefined;
+    ctx.delays = undefined;
+  }
   const ev = run.events;
   if (ev) {
     const error = 'error' in outcome ? summarise(outcome.error) : undefined;
@@ -322,5 +328,48 @@ export function transit(
       delayMs > 0 ? { until: run.clock.wallNow() + delayMs, reason: reason ?? 'backoff' } : undefined;
     recorder.moved(dagId, state, to, carry, wait);
   }
+  if (delayMs === 0 && reason === undefined) return atOnce(to);
   return { kind: 'move', to, delayMs, reason };
+}
+
+/**
+ * The context of every decision, filled in by {@link transit} and read by `decide` within the call: one
+ * object rather than one per transition (`decide` keeps nothing of it).
+ */
+const DECIDING: { -readonly [K in keyof DecideContext]-?: DecideContext[K] } = {
+  timing: undefined as unknown as TimingPolicy,
+  budgets: [],
+  now: 0,
+  wallNow: 0,
+  runDeadlineAt: 0,
+  random: undefined as unknown as Random,
+  retryAfter: undefined,
+  delays: undefined,
+};
+
+/** The ending at each terminal placement, one per placement, made when first reached. */
+const AT_TERMINAL = new WeakMap<CompiledPlacement, Ending>();
+
+/** The ending of an item that reached terminal `at`: the same object for every item that reaches it. */
+function terminalEnding(at: CompiledPlacement): Ending {
+  let ending = AT_TERMINAL.get(at);
+  if (ending === undefined) {
+    const outcome = (at.placement as TerminalPlacement).outcome;
+    ending = { kind: 'terminal', placement: at.key, outcome };
+    AT_TERMINAL.set(at, ending);
+  }
+  return ending;
+}
+
+/** The moves to each placement with no wait, one per placement, made when first taken. */
+const AT_ONCE = new WeakMap<CompiledPlacement, Move>();
+
+/** The move to `to` at once, for no reason: the same object for every item that takes it. */
+function atOnce(to: CompiledPlacement): Move {
+  let move = AT_ONCE.get(to);
+  if (move === undefined) {
+    move = { kind: 'move', to, delayMs: 0, reason: undefined };
+    AT_ONCE.set(to, move);
+  }
+  return move;
 }
