@@ -60,6 +60,7 @@ export async function executeRun(
     env.live?.set(runId, run);
   }
   run.tracing = limits.tracing;
+  run.childTrails = durable !== undefined;
   if (limits.whenParked === 'stop') {
     run.parkWatch = new ParkWatch(
       () => run.deskIfAny?.parkedCount ?? 0,

@@ -19,8 +19,9 @@ export function follow(
   const ev = run.events;
   const { route, target, output, reason } = decision;
   const item = state.id;
+  const trail = state.root === undefined || run.childTrails;
   if (decision.type === 'go') {
-    addTrail(state, { placement: at.key, output, to: target.key, kind: route.kind });
+    if (trail) addTrail(state, { placement: at.key, output, to: target.key, kind: route.kind });
     if (ev)
       ev.emit(
         { type: 'route', item, dag: dagId, from: at.key, output, to: target.key, kind: route.kind, reason },
@@ -35,7 +36,7 @@ export function follow(
   if (decision.type === 'wait') {
     spend(state, decision.budget);
     if (route.route.resets !== undefined) resetBudgets(state, route.route.resets);
-    addTrail(state, { placement: at.key, output, to: target.key, kind: 'retry' });
+    if (trail) addTrail(state, { placement: at.key, output, to: target.key, kind: 'retry' });
     run.count('retries');
     if (ev) {
       const { budget, attempt, delayMs, delaySource } = decision;
@@ -63,7 +64,7 @@ export function follow(
     return target;
   }
   run.count('exhausted');
-  addTrail(state, { placement: at.key, output, to: target.key, kind: 'exhausted' });
+  if (trail) addTrail(state, { placement: at.key, output, to: target.key, kind: 'exhausted' });
   if (ev) {
     const why = decision.why;
     ev.emit(

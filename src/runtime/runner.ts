@@ -66,11 +66,19 @@ export class RunContext extends RunScope {
     scope.durable = this.durable;
     scope.runId = this.runId;
     scope.tracing = this.tracing;
+    scope.childTrails = this.childTrails;
     return scope;
   }
 
   /** The run's id, for the idempotency keys of its steps. */
   runId = '';
+
+  /**
+   * Whether child items (a scatter's, an embed's) keep their trail. Only a checkpoint and a worker read a
+   * child's trail (a run's result holds its input items' states), so an in-process run without a store
+   * keeps none: three entries and arrays fewer per child of W2.
+   */
+  childTrails = true;
 
   /** A traced run's spans, which its nodes are called inside of; undefined when the run is not traced. */
   tracing: NodeTracing | undefined = undefined;
