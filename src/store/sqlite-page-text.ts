@@ -2,8 +2,10 @@
  * The text of an `event_pages.body` from schema version 7: `{"k":shapes,"e":entries}`. The events of the
  * engine's stream are objects whose keys follow a few fixed orders (one or two per type), so a page keeps
  * each order once, as a shape (`[type, ...keys]`, the type's value first, then every key but `runId` in
- * order, `type` included), and each event as `[shape, ...values]`: its values in the shape's order, without
- * its `type` and `runId`. A W1 run's page is about a third of the text of its bodies, which is what a
+ * order, `type` included), and each event as `[shape, mask, ...values]`: its values in the shape's order,
+ * without its `type` and `runId`, and without those that repeat the last value of the same key in the page
+ * (the item, the document, a time shared with the event before; for `seq`, the last seq plus one), whose
+ * places `mask` holds as bits. A W1 run's page is about a third of the text of its bodies, which is what a
  * commit's JSON encoding and the write-ahead log's frames cost. An event that does not fit (a body that is
  * not a plain object holding its own `seq` and `type` and the page's run id as its last key, or a value with
  * a `toJSON` of its own) is kept as `[-1, seq, type, body]`.
@@ -18,31 +20,6 @@ const WHOLE = -1;
 type Shape = [type: string, ...keys: string[]];
 
 type Body = Record<string, unknown>;
-
-/** The shapes of one page as they are made, with the last one used by each type. */
-class Shapes {
-  readonly list: Shape[] = [];
-  private readonly byKeys = new Map<string, number>();
-  private readonly lastOfType = new Map<string, number>();
-
-  /** The index of the shape last used by events of `type`, if any. */
-  lastOf(type: string): number | undefined {
-    return this.lastOfType.get(type);
-  }
-
-  /** The index of the shape of type `type` whose keys are `keys` (`runId` left out), made if new. */
-  indexOf(type: string, keys: readonly string[]): number {
-    const joined = `${type}\u0000${keys.join('\u0000')}`;
-    let index = this.byKeys.get(joined);
-    if (index === undefined) {
-      index = this.list.length;
-      this.list.push([type, ...keys]);
-      this.byKeys.set(joined, index);
-    }
-    this.lastOfType.set(type, index);
-    return index;
-  }
-}
 
 /** True when JSON leaves `value` out of an object (and writes null in a list). */
 function leftOut(value: unknown): boolean {
@@ -63,29 +40,6 @@ function fits(body: Body, event: EventRecord, runId: string): boolean {
     body.type === event.type &&
     body.runId === runId
   );
-}
-
-/**
- * The entry of `body` by the shape at `index`, when its keys are the shape's, in order, with `runId` last;
- * undefined otherwise (or when a value has a `toJSON` of its own).
- */
-function entryBy(shape: Shape, index: number, body: Body): unknown[] | undefined {
-  const entry: unknown[] = [index];
-  let at = 1;
-  let ended = false;
-  for (const key in body) {
-    const value = body[key];
-    if (leftOut(value)) continue;
-    if (ended) return undefined;
-    if (key === 'runId') {
-      ended = true;
-      continue;
-    }
-    if (shape[at] !== key || hasToJson(value)) return undefined;
-    at++;
-    if (key !== 'type') entry.push(value);
-  }
-  return ended && at === shape.length ? entry : undefined;
 }
 
 /**
@@ -110,30 +64,147 @@ function keysOf(body: Body): string[] | undefined {
 
 /** The JSON text of an `event_pages.body` for `events` of run `runId` (see the file's summary). */
 export function pageText(runId: string, events: readonly EventRecord[], what: string): string {
-  const shapes = new Shapes();
+  const page = new PageWriter();
   const entries: unknown[][] = new Array(events.length);
   for (let i = 0; i < events.length; i++) {
     const event = events[i] as EventRecord;
     const body = event.body as Body | null;
-    entries[i] =
+    const entry =
       typeof body === 'object' && body !== null && fits(body, event, runId)
-        ? (shapedEntry(shapes, event.type, body) ?? [WHOLE, event.seq, event.type, body])
-        : [WHOLE, event.seq, event.type, body];
+        ? page.entry(event.type, body)
+        : undefined;
+    entries[i] = entry ?? [WHOLE, event.seq, event.type, body];
   }
-  return toJsonText({ k: shapes.list, e: entries }, what);
+  return toJsonText({ k: page.shapes, e: entries }, what);
 }
 
-/** The entry of `body` by its shape (the last of its type when it fits), or undefined when it has none. */
-function shapedEntry(shapes: Shapes, type: string, body: Body): unknown[] | undefined {
-  const last = shapes.lastOf(type);
-  if (last !== undefined) {
-    const entry = entryBy(shapes.list[last] as Shape, last, body);
-    if (entry !== undefined) return entry;
+/** The keys (by their place among a shape's keys other than `type`) whose repeats an entry may leave out. */
+const MASKED = 30;
+
+/** No value of a key yet in the page. */
+const NONE: unique symbol = Symbol('none');
+
+/** True for the values whose repeats are left out: those JSON writes as themselves. */
+function isPrimitive(value: unknown): boolean {
+  const kind = typeof value;
+  return value === null || kind === 'string' || kind === 'number' || kind === 'boolean';
+}
+
+/**
+ * The last value of each key in a page, as its events are written or read, in a slot per key, and each
+ * shape's slots (one per key other than `type`, in order).
+ */
+class LastValues {
+  readonly values: unknown[] = [];
+  /** The slot of `seq`, whose repeat is the last seq plus one. */
+  seqSlot = -1;
+  private readonly slotOfKey = new Map<string, number>();
+
+  slotsOf(shape: Shape): number[] {
+    const slots: number[] = [];
+    for (let i = 1; i < shape.length; i++) {
+      const key = shape[i] as string;
+      if (key === 'type') continue;
+      let slot = this.slotOfKey.get(key);
+      if (slot === undefined) {
+        slot = this.values.length;
+        this.values.push(NONE);
+        this.slotOfKey.set(key, slot);
+        if (key === 'seq') this.seqSlot = slot;
+      }
+      slots.push(slot);
+    }
+    return slots;
   }
-  const keys = keysOf(body);
-  if (keys === undefined) return undefined;
-  const index = shapes.indexOf(type, keys);
-  return entryBy(shapes.list[index] as Shape, index, body);
+
+  /** True when `value`, in `slot`, repeats the last value there. */
+  repeats(value: unknown, slot: number): boolean {
+    const previous = this.values[slot];
+    if (previous === NONE || !isPrimitive(value)) return false;
+    return slot === this.seqSlot
+      ? typeof previous === 'number' && value === previous + 1
+      : value === previous;
+  }
+}
+
+/** A page's shapes and last values as its events are written. */
+class PageWriter {
+  /** The shapes, in the order of their indexes. */
+  readonly shapes: Shape[] = [];
+  private readonly slots: number[][] = [];
+  private readonly byKeys = new Map<string, number>();
+  private readonly lastOfType = new Map<string, number>();
+  private readonly last = new LastValues();
+
+  /**
+   * `[shape, mask, ...values]` for `body` of type `type` (see the file's summary), by the last shape of its
+   * type when it fits, else by its own; undefined when it has none.
+   */
+  entry(type: string, body: Body): unknown[] | undefined {
+    const known = this.lastOfType.get(type);
+    if (known !== undefined) {
+      const entry = this.entryBy(known, body);
+      if (entry !== undefined) return entry;
+    }
+    const keys = keysOf(body);
+    if (keys === undefined) return undefined;
+    return this.entryBy(this.indexOf(type, keys), body);
+  }
+
+  /** The index of the shape of type `type` whose keys are `keys` (`runId` left out), made if new. */
+  private indexOf(type: string, keys: readonly string[]): number {
+    const joined = `${type}\u0000${keys.join('\u0000')}`;
+    let index = this.byKeys.get(joined);
+    if (index === undefined) {
+      index = this.shapes.length;
+      const shape: Shape = [type, ...keys];
+      this.shapes.push(shape);
+      this.slots.push(this.last.slotsOf(shape));
+      this.byKeys.set(joined, index);
+    }
+    this.lastOfType.set(type, index);
+    return index;
+  }
+
+  /**
+   * The entry of `body` by the shape at `index` when its keys are the shape's, in order, with `runId` last
+   * (and no value has a `toJSON` of its own); undefined otherwise. The last values change only when it fits.
+   */
+  private entryBy(index: number, body: Body): unknown[] | undefined {
+    const shape = this.shapes[index] as Shape;
+    const slots = this.slots[index] as number[];
+    const last = this.last;
+    const entry: unknown[] = [index, 0];
+    let mask = 0;
+    let at = 1;
+    let place = 0;
+    let ended = false;
+    for (const key in body) {
+      const value = body[key];
+      if (leftOut(value)) continue;
+      if (ended) return undefined;
+      if (key === 'runId') {
+        ended = true;
+        continue;
+      }
+      if (shape[at] !== key || hasToJson(value)) return undefined;
+      at++;
+      if (key === 'type') continue;
+      if (place < MASKED && last.repeats(value, slots[place] as number)) mask |= 1 << place;
+      else entry.push(value);
+      place++;
+    }
+    if (!ended || at !== shape.length) return undefined;
+    entry[1] = mask;
+    // It fits: its values become the last ones (a repeat leaves its slot as it was, but for seq's).
+    for (let p = 0, j = 2; p < slots.length; p++) {
+      const slot = slots[p] as number;
+      if (p < MASKED && (mask & (1 << p)) !== 0) {
+        if (slot === last.seqSlot) last.values[slot] = (last.values[slot] as number) + 1;
+      } else last.values[slot] = entry[j++];
+    }
+    return entry;
+  }
 }
 
 /** True when `text` is a page in the form of {@link pageText}. */
@@ -144,6 +215,8 @@ export function isShapedPage(text: string): boolean {
 /** Appends to `out` the events of run `runId` a page of {@link pageText} holds whose seq is above `after`. */
 export function eventsFromShapedPage(runId: string, text: string, after: number, out: EventRecord[]): void {
   const { k: shapes, e: entries } = fromJsonText<{ k: Shape[]; e: unknown[][] }>(text);
+  const last = new LastValues();
+  const slotsOfShape: number[][] = [];
   for (const entry of entries) {
     const index = entry[0] as number;
     if (index === WHOLE) {
@@ -153,10 +226,28 @@ export function eventsFromShapedPage(runId: string, text: string, after: number,
     }
     const shape = shapes[index] as Shape;
     const type = shape[0];
+    const mask = entry[1] as number;
+    let slots = slotsOfShape[index];
+    if (slots === undefined) {
+      slots = last.slotsOf(shape);
+      slotsOfShape[index] = slots;
+    }
     const body: Body = {};
-    for (let i = 1, j = 1; i < shape.length; i++) {
+    for (let i = 1, j = 2, place = 0; i < shape.length; i++) {
       const key = shape[i] as string;
-      body[key] = key === 'type' ? type : entry[j++];
+      if (key === 'type') {
+        body.type = type;
+        continue;
+      }
+      const slot = slots[place] as number;
+      let value: unknown;
+      if (place < MASKED && (mask & (1 << place)) !== 0) {
+        const previous = last.values[slot];
+        value = slot === last.seqSlot ? (previous as number) + 1 : previous;
+      } else value = entry[j++];
+      body[key] = value;
+      last.values[slot] = value;
+      place++;
     }
     const seq = body.seq as number;
     if (seq <= after) continue;

@@ -85,7 +85,7 @@ describe('a page written by shape', () => {
     );
   });
 
-  it('keeps the events of the engine stream by shape, each order of keys once', () => {
+  it('keeps the events of the engine stream by shape, each order of keys once, leaving repeats out', () => {
     const events: EventRecord[] = [0, 1, 2, 3].map((seq) => ({
       runId: RUN,
       seq,
@@ -95,7 +95,13 @@ describe('a page written by shape', () => {
     const text = pageText(RUN, events, 'the page');
     expect(JSON.parse(text)).toEqual({
       k: [['route', 'type', 'item', 'seq', 'time']],
-      e: events.map((e) => [0, String(e.seq), e.seq, e.seq / 3]),
+      // The first event's values all; then `seq` (place 1, mask 2) is the last seq plus one, left out.
+      e: [
+        [0, 0, '0', 0, 0],
+        [0, 2, '1', 1 / 3],
+        [0, 2, '2', 2 / 3],
+        [0, 2, '3', 1],
+      ],
     });
     expect(readBack(events)).toEqual(events.map((e) => ({ ...e, body: JSON.parse(JSON.stringify(e.body)) })));
     // The caller's bodies are left as they were.
@@ -125,5 +131,34 @@ describe('a page written by shape', () => {
     const { e } = JSON.parse(pageText(RUN, events, 'the page')) as { e: unknown[][] };
     expect(e.map((entry) => entry[0])).toEqual([-1, -1, -1, -1, -1]);
     expect(JSON.stringify(readBack(events))).toBe(asJson(events));
+  });
+});
+
+describe('the repeats a page leaves out', () => {
+  it('are the values equal to the last of the same key in the page, across types, and seq one past the last', () => {
+    const body = (seq: number, type: string, rest: Record<string, unknown>) => ({
+      runId: RUN,
+      seq,
+      type,
+      body: { type, ...rest, seq, time: 5, runId: RUN },
+    });
+    const events: EventRecord[] = [
+      body(0, 'placement.start', { item: '1', dag: 'urn:d', placement: 'a' }),
+      body(1, 'placement.end', { item: '1', dag: 'urn:d', placement: 'a', output: 'ok' }),
+      // A list is never left out, even when it equals the last one.
+      body(3, 'route', { item: '1', dag: 'urn:e', from: [1], output: 'ok' }),
+      body(4, 'route', { item: '2', dag: 'urn:e', from: [1], output: 'ok' }),
+    ];
+    const { e } = JSON.parse(pageText(RUN, events, 'the page')) as { e: unknown[][] };
+    expect(e).toEqual([
+      [0, 0, '1', 'urn:d', 'a', 0, 5],
+      // item, dag, placement (places 0–2), seq (4) and time (5) repeat: 1 + 2 + 4 + 16 + 32.
+      [1, 55, 'ok'],
+      // item (0), output (3) and time (5) repeat; seq 3 is not one past 1.
+      [2, 1 + 8 + 32, 'urn:e', [1], 3],
+      [2, 2 + 8 + 16 + 32, '2', [1]],
+    ]);
+    expect(readBack(events)).toEqual(events);
+    expect(readBack(events, 1)).toEqual(events.slice(2));
   });
 });

@@ -151,15 +151,16 @@ describe('migrations', () => {
     await store.close();
     const migrated = new Database(file, { readonly: true });
     const stored = migrated.prepare('SELECT body FROM event_pages WHERE first_seq = 3').pluck().get();
-    // Written by shape: each order of keys once, each event as its values; a body that does not fit whole.
+    // Written by shape: each order of keys once, each event as a mask and its values; a body that does not
+    // fit whole.
     expect(JSON.parse(stored as string)).toEqual({
       k: [['route', 'type', 'seq']],
       e: [
-        [0, 3],
+        [0, 0, 3],
         [-1, 4, 'route', { type: 'item.end', seq: 4 }],
         [-1, 5, 'route', [5]],
         [-1, 6, 'route', null],
-        [0, 7],
+        [0, 0, 7],
       ],
     });
     const indexes = migrated
