@@ -5,10 +5,11 @@
  * order, `type` included), and each event as `[shape, mask, ...values]`: its values in the shape's order,
  * without its `type` and `runId`, and without those that repeat the last value of the same key in the page
  * (the item, the document, a time shared with the event before; for `seq`, the last seq plus one), whose
- * places `mask` holds as bits. A W1 run's page is about a third of the text of its bodies, which is what a
- * commit's JSON encoding and the write-ahead log's frames cost. An event that does not fit (a body that is
- * not a plain object holding its own `seq` and `type` and the page's run id as its last key, or a value with
- * a `toJSON` of its own) is kept as `[-1, seq, type, body]`.
+ * places `mask` holds as bits. A shape is named by its index among the page's own (`k`), or, for the
+ * shapes of the engine's own events, which pages do not list, by `-2 - i` (see `ENGINE_SHAPES`). A W1
+ * run's page is about a fifth of the text of its bodies, and a W2 run's pages about a fifth of theirs. An
+ * event that does not fit (a body that is not a plain object holding its own `seq` and `type` and the page's
+ * run id as its last key, or a value with a `toJSON` of its own) is kept as `[-1, seq, type, body]`.
  */
 import { fromJsonText, toJsonText } from './json.ts';
 import type { EventRecord } from './types.ts';
@@ -127,11 +128,59 @@ class LastValues {
   }
 }
 
+/**
+ * The shapes of the engine's own events, which a page names without listing them: `-2 - i` for the `i`th.
+ * Part of schema version 7: a shape here never changes nor moves (a page written by an older program would
+ * be misread); one may be added at the end, and an event whose keys are in none of them gets a shape of its
+ * page's own.
+ */
+const ENGINE_SHAPES: readonly Shape[] = Object.freeze([
+  ['run.start', 'type', 'dag', 'hash', 'items', 'seq', 'time'],
+  ['placement.start', 'type', 'item', 'dag', 'placement', 'visit', 'seq', 'time'],
+  ['placement.end', 'type', 'item', 'dag', 'placement', 'output', 'durationMs', 'seq', 'time'],
+  ['route', 'type', 'item', 'dag', 'from', 'output', 'to', 'kind', 'seq', 'time'],
+  ['item.end', 'type', 'item', 'dag', 'terminal', 'outcome', 'seq', 'time'],
+  ['run.end', 'type', 'dag', 'status', 'completed', 'failed', 'durationMs', 'seq', 'time'],
+  [
+    'retry.scheduled',
+    'type',
+    'item',
+    'dag',
+    'from',
+    'output',
+    'to',
+    'budget',
+    'attempt',
+    'delayMs',
+    'delaySource',
+    'seq',
+    'time',
+  ],
+  ['budget.exhausted', 'type', 'item', 'dag', 'from', 'budget', 'to', 'why', 'seq', 'time'],
+  ['salvage', 'type', 'item', 'dag', 'from', 'to', 'seq', 'time'],
+] as Shape[]);
+
+/** The text a shape is looked up by: its type and keys. */
+function shapeKey(type: string, keys: readonly string[]): string {
+  return `${type}\u0000${keys.join('\u0000')}`;
+}
+
+/** The index of each of {@link ENGINE_SHAPES} by its type and keys. */
+const ENGINE_SHAPE_INDEX = new Map(
+  ENGINE_SHAPES.map((shape, i) => [shapeKey(shape[0], shape.slice(1) as string[]), i] as const),
+);
+
+/** The shape an entry names: one of the page's own (`index` ≥ 0) or one of {@link ENGINE_SHAPES}. */
+function shapeNamed(index: number, own: readonly Shape[]): Shape | undefined {
+  return index >= 0 ? own[index] : ENGINE_SHAPES[-2 - index];
+}
+
 /** A page's shapes and last values as its events are written. */
 class PageWriter {
-  /** The shapes, in the order of their indexes. */
+  /** The page's own shapes, in the order of their indexes. */
   readonly shapes: Shape[] = [];
-  private readonly slots: number[][] = [];
+  /** Each shape used so far, its name in an entry and its slots, by the order it was first used. */
+  private readonly used: { readonly shape: Shape; readonly name: number; readonly slots: number[] }[] = [];
   private readonly byKeys = new Map<string, number>();
   private readonly lastOfType = new Map<string, number>();
   private readonly last = new LastValues();
@@ -148,33 +197,41 @@ class PageWriter {
     }
     const keys = keysOf(body);
     if (keys === undefined) return undefined;
-    return this.entryBy(this.indexOf(type, keys), body);
+    return this.entryBy(this.usedOf(type, keys), body);
   }
 
-  /** The index of the shape of type `type` whose keys are `keys` (`runId` left out), made if new. */
-  private indexOf(type: string, keys: readonly string[]): number {
-    const joined = `${type}\u0000${keys.join('\u0000')}`;
-    let index = this.byKeys.get(joined);
-    if (index === undefined) {
-      index = this.shapes.length;
-      const shape: Shape = [type, ...keys];
-      this.shapes.push(shape);
-      this.slots.push(this.last.slotsOf(shape));
-      this.byKeys.set(joined, index);
+  /** Where the shape of type `type` whose keys are `keys` (`runId` left out) is in `used`, added if new. */
+  private usedOf(type: string, keys: readonly string[]): number {
+    const key = shapeKey(type, keys);
+    let at = this.byKeys.get(key);
+    if (at === undefined) {
+      at = this.used.length;
+      const engine = ENGINE_SHAPE_INDEX.get(key);
+      let shape: Shape;
+      let name: number;
+      if (engine === undefined) {
+        shape = [type, ...keys];
+        name = this.shapes.length;
+        this.shapes.push(shape);
+      } else {
+        shape = ENGINE_SHAPES[engine] as Shape;
+        name = -2 - engine;
+      }
+      this.used.push({ shape, name, slots: this.last.slotsOf(shape) });
+      this.byKeys.set(key, at);
     }
-    this.lastOfType.set(type, index);
-    return index;
+    this.lastOfType.set(type, at);
+    return at;
   }
 
   /**
-   * The entry of `body` by the shape at `index` when its keys are the shape's, in order, with `runId` last
+   * The entry of `body` by the shape `used` (its place in `used`) when its keys are the shape's, in order, with `runId` last
    * (and no value has a `toJSON` of its own); undefined otherwise. The last values change only when it fits.
    */
-  private entryBy(index: number, body: Body): unknown[] | undefined {
-    const shape = this.shapes[index] as Shape;
-    const slots = this.slots[index] as number[];
+  private entryBy(used: number, body: Body): unknown[] | undefined {
+    const { shape, name, slots } = this.used[used] as PageWriter['used'][number];
     const last = this.last;
-    const entry: unknown[] = [index, 0];
+    const entry: unknown[] = [name, 0];
     let mask = 0;
     let at = 1;
     let place = 0;
@@ -216,7 +273,7 @@ export function isShapedPage(text: string): boolean {
 export function eventsFromShapedPage(runId: string, text: string, after: number, out: EventRecord[]): void {
   const { k: shapes, e: entries } = fromJsonText<{ k: Shape[]; e: unknown[][] }>(text);
   const last = new LastValues();
-  const slotsOfShape: number[][] = [];
+  const slotsOfShape = new Map<number, number[]>();
   for (const entry of entries) {
     const index = entry[0] as number;
     if (index === WHOLE) {
@@ -224,13 +281,13 @@ export function eventsFromShapedPage(runId: string, text: string, after: number,
       if (seq > after) out.push({ runId, seq, type: entry[2] as string, body: entry[3] });
       continue;
     }
-    const shape = shapes[index] as Shape;
+    const shape = shapeNamed(index, shapes) as Shape;
     const type = shape[0];
     const mask = entry[1] as number;
-    let slots = slotsOfShape[index];
+    let slots = slotsOfShape.get(index);
     if (slots === undefined) {
       slots = last.slotsOf(shape);
-      slotsOfShape[index] = slots;
+      slotsOfShape.set(index, slots);
     }
     const body: Body = {};
     for (let i = 1, j = 2, place = 0; i < shape.length; i++) {

@@ -164,7 +164,7 @@ export function pageBody(events: readonly EventRecord[]): PagedEvent[] {
 }
 
 /**
- * One event in an `event_pages.body` from schema version 4: a {@link PagedEvent}, or the event's body alone
+ * One event in an `event_pages.body` of schema versions 4 to 6: a {@link PagedEvent}, or the event's body alone
  * when the body is a plain object holding the event's own `seq` and `type` and the page's run id as `runId`
  * (every event of the engine's stream), kept without its `runId`, which the row holds: that spares a wrapper
  * and a run id per event in the text and in the work of writing it.

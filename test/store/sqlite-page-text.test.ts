@@ -162,3 +162,32 @@ describe('the repeats a page leaves out', () => {
     expect(readBack(events, 1)).toEqual(events.slice(2));
   });
 });
+
+describe('the shapes of the engine events', () => {
+  it('are named without being listed in the page', () => {
+    const start = (seq: number, item: string) => ({
+      runId: RUN,
+      seq,
+      type: 'placement.start',
+      body: {
+        type: 'placement.start',
+        item,
+        dag: 'urn:d',
+        placement: 'a',
+        visit: 1,
+        seq,
+        time: seq,
+        runId: RUN,
+      },
+    });
+    const events: EventRecord[] = [start(0, '1'), start(1, '2')];
+    const page = JSON.parse(pageText(RUN, events, 'the page')) as { k: unknown[]; e: unknown[][] };
+    expect(page.k).toEqual([]);
+    // The second of the engine's shapes, placement.start: -2 - 1.
+    expect(page.e).toEqual([
+      [-3, 0, '1', 'urn:d', 'a', 1, 0, 0],
+      [-3, 2 + 4 + 8 + 16, '2', 1],
+    ]);
+    expect(readBack(events)).toEqual(events);
+  });
+});
