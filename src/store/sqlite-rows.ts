@@ -1,5 +1,6 @@
 /** Rows of the SQLite store's tables and their records, both ways. */
 import { fromJsonText, jsonListTextOf, jsonTextOf, toJsonText } from './json.ts';
+import { eventsFromShapedPage, isShapedPage } from './sqlite-page-text.ts';
 import type { Statements } from './sqlite-statements.ts';
 import { columnText, sharedText } from './sqlite-texts.ts';
 import type {
@@ -163,46 +164,25 @@ export function pageBody(events: readonly EventRecord[]): PagedEvent[] {
 }
 
 /**
- * One event in an `event_pages.body` from schema version 4: a {@link PagedEvent}, or the event's body alone
+ * One event in an `event_pages.body` of schema versions 4 to 6: a {@link PagedEvent}, or the event's body alone
  * when the body is a plain object holding the event's own `seq` and `type` and the page's run id as `runId`
  * (every event of the engine's stream), kept without its `runId`, which the row holds: that spares a wrapper
  * and a run id per event in the text and in the work of writing it.
  */
 export type PageEntry = PagedEvent | { readonly seq: number; readonly type: string };
 
-type Body = { seq?: unknown; type?: unknown; runId?: unknown; toJSON?: unknown };
+type Body = { seq?: unknown; type?: unknown; runId?: unknown };
 
-/** The JSON text of an `event_pages.body` for `events` of run `runId` (see {@link PageEntry}). */
-export function pageText(runId: string, events: readonly EventRecord[], what: string): string {
-  const entries: unknown[] = new Array(events.length);
-  // The bodies kept alone lose their `runId` while the text is made, and get it back (as their last key,
-  // where the stream puts it) before anyone else sees them.
-  const stripped: Body[] = [];
-  try {
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i] as EventRecord;
-      const body = event.body as Body | null;
-      const alone =
-        body !== null &&
-        typeof body === 'object' &&
-        Object.getPrototypeOf(body) === Object.prototype &&
-        body.seq === event.seq &&
-        body.type === event.type &&
-        body.runId === runId &&
-        body.toJSON === undefined &&
-        Object.isExtensible(body) &&
-        Reflect.deleteProperty(body, 'runId');
-      if (alone) stripped.push(body as Body);
-      entries[i] = alone ? body : [event.seq, event.type, body];
-    }
-    return toJsonText(entries, what);
-  } finally {
-    for (const body of stripped) body.runId = runId;
-  }
-}
-
-/** Appends to `out` the events of run `runId` an `event_pages.body` holds whose seq is above `after`. */
+/**
+ * Appends to `out` the events of run `runId` an `event_pages.body` holds whose seq is above `after`: a page
+ * of schema version 7 (see `sqlite-page-text.ts`) or a list of {@link PageEntry} (versions 3 to 6, and the
+ * Redis store's pages).
+ */
 export function eventsFromPage(runId: string, text: string, after: number, out: EventRecord[]): void {
+  if (isShapedPage(text)) {
+    eventsFromShapedPage(runId, text, after, out);
+    return;
+  }
   for (const entry of fromJsonText<PageEntry[]>(text)) {
     if (Array.isArray(entry)) {
       const [seq, type, body] = entry as PagedEvent;

@@ -14,6 +14,9 @@ export interface Migration {
 /** The schema version that adds the table of answers; a file read as it is at an older one holds none. */
 export const ANSWERS_SINCE = 6;
 
+/** The schema version from which pages of events are written by shape (see `sqlite-page-text.ts`). */
+export const SHAPED_PAGES_SINCE = 7;
+
 /**
  * Every migration, oldest first. Version 1 holds runs, checkpoints, journal entries and events; version 2
  * adds leases and the indexes that listing runs uses; version 3 adds pages of events, each row a JSON array
@@ -28,7 +31,9 @@ export const ANSWERS_SINCE = 6;
  * record, a policy), each kept once under the SHA-256 of its text, which a run's `dag`, `documents` or
  * `policy` column names as `#<hash>` (see `sqlite-texts.ts`), which a version 4 program would misread; a row
  * written before keeps its text in place. Version 6 adds `answers`: the answers to a run's awaits, one row per
- * token (`data` the JSON text of the answer's data, NULL when it carries none). Checkpoints, journal entries
+ * token (`data` the JSON text of the answer's data, NULL when it carries none). Version 7 changes no table but
+ * writes a page of events by shape (`sqlite-page-text.ts`): each order of keys once, each event as its values,
+ * which a version 6 program would misread; pages written before keep their form and read as they did. Checkpoints, journal entries
  * and answers keep a rowid, so they read back in the order they were first written; an upsert keeps it.
  */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
@@ -153,6 +158,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
       );
     `,
   },
+  { version: SHAPED_PAGES_SINCE, sql: '' },
 ]);
 
 /** The schema version this program writes and the highest it can read. */
@@ -162,7 +168,8 @@ export const SCHEMA_VERSION: number = (MIGRATIONS.at(-1) as Migration).version;
  * The oldest schema version this program reads without migrating it: a file opened read-only (a listing, a
  * viewer) at a version from this one up to {@link SCHEMA_VERSION} is read as it is, since migrating needs a
  * writable connection. Version 4 differs only in where the lease is kept and in holding every text in place,
- * and versions 4 and 5 in having no table of answers (read as no answers).
+ * versions 4 and 5 in having no table of answers (read as no answers), and versions 4 to 6 in the form of
+ * their pages of events, which a reader tells apart by their text.
  */
 export const READABLE_FROM = 4;
 

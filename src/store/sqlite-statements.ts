@@ -69,11 +69,15 @@ export function prepareStatements(db: Database, version: number = SCHEMA_VERSION
     for (const [name, make] of Object.entries(makers)) statements[name] = make();
     return statements as unknown as Statements;
   }
-  const legacy: Record<string, () => Statement> = {
-    ...makers,
-    getLease: () => db.prepare('SELECT * FROM leases WHERE run_id = ?'),
-    leaseToken: () => db.prepare('SELECT token FROM leases WHERE run_id = ?').pluck(),
-  };
+  // Up to version 4 the lease has a table of its own.
+  const legacy: Record<string, () => Statement> =
+    version >= 5
+      ? makers
+      : {
+          ...makers,
+          getLease: () => db.prepare('SELECT * FROM leases WHERE run_id = ?'),
+          leaseToken: () => db.prepare('SELECT token FROM leases WHERE run_id = ?').pluck(),
+        };
   const statements = {};
   for (const [name, make] of Object.entries(legacy)) {
     Object.defineProperty(statements, name, {

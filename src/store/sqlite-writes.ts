@@ -2,7 +2,8 @@
 import { checkEventPage, eventsTaken } from './event-pages.ts';
 import { toJsonText } from './json.ts';
 import { checkTakeover } from './lease.ts';
-import { answerValues, type LeaseRow, leaseFromRow, pageText, runValues } from './sqlite-rows.ts';
+import { pageText } from './sqlite-page-text.ts';
+import { answerValues, type LeaseRow, leaseFromRow, runValues } from './sqlite-rows.ts';
 import type { Statements } from './sqlite-statements.ts';
 import { alreadyAnswered, leaseLost, runTaken, unknownRun } from './store-errors.ts';
 import type {

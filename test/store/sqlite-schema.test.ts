@@ -132,7 +132,7 @@ describe('migrations', () => {
 
     const store = await openSqliteStore(file);
     expect(store.pragmas().userVersion).toBe(SCHEMA_VERSION);
-    // Bodies that carry their own seq and type are kept alone; any other body keeps its wrapper.
+    // Bodies that carry their own seq, type and run id are kept by shape; any other body is kept whole.
     const page = [
       { runId: 'r1', seq: 3, type: 'route', body: { type: 'route', seq: 3, runId: 'r1' } },
       { runId: 'r1', seq: 4, type: 'route', body: { type: 'item.end', seq: 4 } },
@@ -151,13 +151,18 @@ describe('migrations', () => {
     await store.close();
     const migrated = new Database(file, { readonly: true });
     const stored = migrated.prepare('SELECT body FROM event_pages WHERE first_seq = 3').pluck().get();
-    expect(JSON.parse(stored as string)).toEqual([
-      { type: 'route', seq: 3 },
-      [4, 'route', { type: 'item.end', seq: 4 }],
-      [5, 'route', [5]],
-      [6, 'route', null],
-      [7, 'route', { type: 'route', seq: 7, runId: 'r1' }],
-    ]);
+    // Written by shape: each order of keys once, each event as a mask and its values; a body that does not
+    // fit whole.
+    expect(JSON.parse(stored as string)).toEqual({
+      k: [['route', 'type', 'seq']],
+      e: [
+        [0, 0, 3],
+        [-1, 4, 'route', { type: 'item.end', seq: 4 }],
+        [-1, 5, 'route', [5]],
+        [-1, 6, 'route', null],
+        [0, 0, 7],
+      ],
+    });
     const indexes = migrated
       .prepare(
         "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'runs' AND sql IS NOT NULL",
@@ -341,6 +346,68 @@ describe('migrations', () => {
       ['aw-1', 'approved', '{"by":"ed"}'],
     ]);
     migrated.close();
+  });
+
+  it('read a version 6 file read-only as it is, its lease and pages of bodies, and write pages by shape beside them once writable', async () => {
+    const file = join(folder.dir, 'v6.db');
+    const { default: Database } = await import('better-sqlite3');
+    const old = new Database(file);
+    migrate(old, 6);
+    old.pragma('journal_mode = WAL');
+    old
+      .prepare(
+        `INSERT INTO runs (id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+           engine_version, dag, documents, policy, policy_hash, input, options, lease_token, lease_pid,
+           lease_host, lease_acquired_at, lease_expires_at)
+         VALUES ('r1', 'urn:test:dag', 'h', 'running', ?, ?, NULL, 1, '0.1.0', ?, '[]', '{}', 'p', '[]', '{}',
+           'old-token', 7, 'h', ?, ?)`,
+      )
+      .run(T0, T0, JSON.stringify({ iri: 'urn:test:dag', hash: 'h' }), T0, T0 + 10);
+    // A version 6 page: bodies alone without their run id, and a [seq, type, body] entry.
+    const v6Page = [
+      { type: 'route', item: '1', seq: 0, time: 0.5 },
+      [1, 'route', { type: 'item.end', seq: 1 }],
+    ];
+    old.prepare("INSERT INTO event_pages VALUES ('r1', 0, 1, ?)").run(JSON.stringify(v6Page));
+    old.close();
+    const v6Events = [
+      {
+        runId: 'r1',
+        seq: 0,
+        type: 'route',
+        body: { type: 'route', item: '1', seq: 0, time: 0.5, runId: 'r1' },
+      },
+      { runId: 'r1', seq: 1, type: 'route', body: { type: 'item.end', seq: 1 } },
+    ];
+
+    const reader = await openSqliteStore(file, { readonly: true });
+    expect(reader.pragmas().userVersion).toBe(6);
+    expect(await reader.readEvents('r1')).toEqual(v6Events);
+    expect((await reader.getLease('r1'))?.token).toBe('old-token');
+
+    const store = await openSqliteStore(file);
+    expect(store.pragmas().userVersion).toBe(SCHEMA_VERSION);
+    const page = [2, 3, 4].map((seq) => ({
+      runId: 'r1',
+      seq,
+      type: seq === 4 ? 'item.end' : 'route',
+      body: {
+        type: seq === 4 ? 'item.end' : 'route',
+        item: '1',
+        reason: undefined,
+        seq,
+        time: seq / 4,
+        runId: 'r1',
+      },
+    }));
+    await store.commit([{ kind: 'events', runId: 'r1', events: page }]);
+    const written = page.map((event) => ({ ...event, body: JSON.parse(JSON.stringify(event.body)) }));
+    expect(await store.readEvents('r1')).toEqual([...v6Events, ...written]);
+    expect(await store.readEvents('r1', { after: 1, limit: 2 })).toEqual(written.slice(0, 2));
+    await store.close();
+    // The reader opened before reads the pages written by shape too.
+    expect(await reader.readEvents('r1', { after: 2 })).toEqual(written.slice(1));
+    await reader.close();
   });
 
   it('run in one transaction: a failing step leaves the file at its old version with nothing half done', async () => {
