@@ -138,6 +138,12 @@ export async function completeChild(
   return Number(left);
 }
 
+/** The parent on gather record `key` (see {@link ParentAtScatter}); undefined when the record is gone. */
+export async function readParent(redis: Redis, key: string): Promise<ParentAtScatter | undefined> {
+  const text = await redis.hget(key, 'parent');
+  return text === null ? undefined : (JSON.parse(text) as ParentAtScatter);
+}
+
 /**
  * The parent and every child's result, in index order, once no child is left. The results are as the
  * children wrote them (see {@link completeChild}) with their index and order.
