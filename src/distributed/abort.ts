@@ -17,7 +17,7 @@ import { runLost } from '../store/store-errors.ts';
 import type { RunStatus, RunStore } from '../store/types.ts';
 import { abortParked, cancelChild } from './abort-job.ts';
 import { deliver } from './deliver.ts';
-import type { AwaitedJob, ItemJob, PhaseJob } from './job-data.ts';
+import type { AwaitedJob, ChildJob, ChildOf, ItemJob, PhaseJob } from './job-data.ts';
 import { runKeys } from './keys.ts';
 import { readLedger } from './ledger.ts';
 import { endUnstarted } from './phase-processor.ts';
@@ -159,7 +159,12 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
   for (const type of ['delayed', 'waiting'] as const) {
     const waitingFor: WaitingFor = type === 'delayed' ? 'backoff' : 'queue';
     for (const job of await wiring.queue.getJobs([type], 0, -1, true)) {
-      const data = job.data as Partial<ItemJob> | Partial<PhaseJob> | Partial<AwaitedJob> | undefined;
+      const data = job.data as
+        | Partial<ItemJob>
+        | Partial<ChildJob>
+        | Partial<PhaseJob>
+        | Partial<AwaitedJob>
+        | undefined;
       if (data?.runId !== runId) continue;
       if (data.kind === 'awaited' && typeof data.token === 'string') {
         removed += await removeAwaited(wiring, runId, dag, clock, job, data.token);
@@ -169,16 +174,18 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
         removed += await removePrePhases(wiring, runId, dag, clock, job, data);
         continue;
       }
-      if (data.kind !== 'item' || data.state === undefined || data.at === undefined) continue;
+      const child = childOfJob(data);
+      if (child === undefined && (data.kind !== 'item' || data.state === undefined || data.at === undefined))
+        continue;
       try {
         await job.remove();
       } catch {
         continue;
       }
       removed++;
-      if (data.child !== undefined) {
-        await cancelChild(wiring, runId, dag, clock, data.child);
-      } else {
+      if (child !== undefined) {
+        await cancelChild(wiring, runId, dag, clock, child);
+      } else if (data.kind === 'item' && data.state !== undefined && data.at !== undefined) {
         const end = {
           ending: { kind: 'stopped', placement: data.at, waitingFor } as const,
           state: data.state,
@@ -188,6 +195,18 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
     }
   }
   return removed;
+}
+
+/** The gather record a waiting scatter child's job reports to: a child job's, or an item job's `child`. */
+function childOfJob(
+  data: Partial<ItemJob> | Partial<ChildJob> | Partial<PhaseJob> | Partial<AwaitedJob>,
+): ChildOf | undefined {
+  if (data.kind === 'child') {
+    const { gather, index, body } = data;
+    if (typeof gather !== 'string' || typeof index !== 'number') return undefined;
+    return { gather, index, body: body ?? 'node' };
+  }
+  return data.kind === 'item' ? data.child : undefined;
 }
 
 /**

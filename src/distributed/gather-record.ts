@@ -138,6 +138,12 @@ export async function completeChild(
   return Number(left);
 }
 
+/** The parent on gather record `key` (see {@link ParentAtScatter}); undefined when the record is gone. */
+export async function readParent(redis: Redis, key: string): Promise<ParentAtScatter | undefined> {
+  const text = await redis.hget(key, 'parent');
+  return text === null ? undefined : (JSON.parse(text) as ParentAtScatter);
+}
+
 /**
  * The parent and every child's result, in index order, once no child is left. The results are as the
  * children wrote them (see {@link completeChild}) with their index and order.
@@ -146,15 +152,29 @@ export async function readGather(
   redis: Redis,
   key: string,
 ): Promise<{ readonly parent: ParentAtScatter; readonly results: ChildResult[] } | undefined> {
-  const fields = await redis.hgetall(key);
-  if (fields.parent === undefined || fields.left !== '0') return undefined;
-  const results: ChildResult[] = [];
-  for (const [field, text] of Object.entries(fields)) {
-    if (!field.startsWith('r:')) continue;
-    const index = Number(field.slice(2));
-    const result = JSON.parse(text) as Omit<ChildResult, 'order'>;
-    results.push({ ...result, index, order: Number(fields[`o:${index}`] ?? 0) });
+  // The reply as field, value pairs (ioredis makes an object of `hgetall` only): a record holds two fields
+  // per child, too many for an object's keys to be cheap.
+  const reply = (await redis.call('HGETALL', key)) as string[] | Record<string, string>;
+  const pairs = Array.isArray(reply) ? reply : Object.entries(reply).flat();
+  let parent: string | undefined;
+  let left: string | undefined;
+  const texts: string[] = [];
+  const orders: number[] = [];
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const field = pairs[i] as string;
+    const value = pairs[i + 1] as string;
+    if (field.startsWith('r:')) texts[Number(field.slice(2))] = value;
+    else if (field.startsWith('o:')) orders[Number(field.slice(2))] = Number(value);
+    else if (field === 'parent') parent = value;
+    else if (field === 'left') left = value;
   }
-  results.sort((a, b) => a.index - b.index);
-  return { parent: JSON.parse(fields.parent) as ParentAtScatter, results };
+  if (parent === undefined || left !== '0') return undefined;
+  const results: ChildResult[] = [];
+  texts.forEach((text, index) => {
+    const result = JSON.parse(text) as Omit<ChildResult, 'order'> & { index: number; order: number };
+    result.index = index;
+    result.order = orders[index] ?? 0;
+    results.push(result);
+  });
+  return { parent: JSON.parse(parent) as ParentAtScatter, results };
 }

@@ -20,11 +20,19 @@ import type { ItemWait, RunStore } from '../store/types.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import { endAbortedJob } from './abort-job.ts';
 import { parkAt, resumeParked, takePark } from './await-park.ts';
+import { childItemJob, GatherParents } from './child-jobs.ts';
 import { deliverReport, type Moving, runAborted } from './deliver.ts';
 import { embedOut, embedReport, gatheredOutcome } from './embed-jobs.ts';
 import { readGather } from './gather-record.ts';
 import type { HandedBack, ProcessorFaults } from './hand-back.ts';
-import { type AwaitedJob, type ChildOf, readJob, type SwitchyardJob } from './job-data.ts';
+import {
+  type AwaitedJob,
+  type ChildJob,
+  type ChildOf,
+  type ItemJob,
+  readJob,
+  type SwitchyardJob,
+} from './job-data.ts';
 import { JobScope, type KnownRun, revive } from './job-scope.ts';
 import { journalInStore } from './journal-sink.ts';
 import { entryTag, runKeys } from './keys.ts';
@@ -90,6 +98,8 @@ export class ItemProcessor {
   private readonly clock: Clock;
   private readonly random: Random;
   private readonly tracing: (() => Promise<Tracing>) | undefined;
+  /** The parents of the gather records whose children this worker carries, read once each. */
+  private readonly parents: GatherParents;
   /** The gates of the runtime policies, kept in Redis under the worker's prefix: shared with every worker. */
   private readonly gates: RedisGates;
 
@@ -104,6 +114,7 @@ export class ItemProcessor {
     this.clock = setup.clock;
     this.random = setup.random;
     this.tracing = setup.tracing;
+    this.parents = new GatherParents(setup.redis);
     this.gates = new RedisGates({
       redis: setup.redis,
       prefix: setup.prefix,
@@ -125,9 +136,12 @@ export class ItemProcessor {
    * sends it again after Redis came back; `jobId` lets an input item's first job claim the item.
    */
   async process(data: unknown, reportId?: string, jobId?: string): Promise<void> {
-    const job = readJob(data);
-    const known = await this.runOf(job.runId);
-    const scope = new JobScope(known, job.runId, this.clock);
+    const read = readJob(data);
+    const known = await this.runOf(read.runId);
+    const scope = new JobScope(known, read.runId, this.clock);
+    const job = read.kind === 'child' ? await this.childJob(scope, read) : read;
+    // A child whose gather record is gone belongs to a run that was closed: there is nothing to carry.
+    if (job === undefined) return;
     const trace = known.spec.trace;
     const spans =
       this.tracing === undefined || trace === undefined
@@ -140,9 +154,17 @@ export class ItemProcessor {
     }
   }
 
+  /** A child job as the item job it stands for (see `child-jobs.ts`); undefined once its record is gone. */
+  private async childJob(scope: JobScope, job: ChildJob): Promise<ItemJob | undefined> {
+    const parent = await this.parents.of(job.gather);
+    if (parent === undefined) return undefined;
+    const prep = this.prepared(scope, parent.dag, job.runId);
+    return childItemJob(job, parent, prep, (iri) => scope.prepOf(iri));
+  }
+
   /** Carries the job in `scope`, as {@link ItemProcessor.process} says. */
   private async carry(
-    job: SwitchyardJob,
+    job: Exclude<SwitchyardJob, ChildJob>,
     known: KnownRun,
     scope: JobScope,
     reportId: string | undefined,

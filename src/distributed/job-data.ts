@@ -6,9 +6,10 @@ import type { HandedBack } from './hand-back.ts';
  * The format of the jobs and run specs this version writes; a worker refuses jobs of a newer one. Format 2
  * added phase jobs, and a run's last item adding its post phases' job rather than closing the run, which a
  * worker of format 1 would not do. Format 3 added awaited jobs, and items that park at await placements
- * in Redis rather than in a worker.
+ * in Redis rather than in a worker. Format 4 added child jobs: a scatter child's first job carries its list
+ * element and its gather record, and the worker makes the child's state from the parent the record holds.
  */
-export const JOB_FORMAT = 3;
+export const JOB_FORMAT = 4;
 
 /** Where a child item reports its ending: the gather record of its scatter or embed execution, and its index. */
 export interface ChildOf {
@@ -46,6 +47,24 @@ export interface ItemJob {
   readonly queued?: number;
   /** True on an input item's first job added by a pre-phase job, which runs only if it claims the item. */
   readonly claim?: true;
+}
+
+/**
+ * The first job of a scatter's child (written from format 4 on): its list element and where it reports, and
+ * nothing the worker can make again. The child's state is {@link ItemJob}'s, made from the parent its gather
+ * record holds (see `child-jobs.ts`): the parent's state is the same for every sibling, so it is written once
+ * on the record rather than with each child. Later jobs of the child (a wait, a hand-back) are item jobs.
+ */
+export interface ChildJob {
+  readonly v: number;
+  readonly kind: 'child';
+  readonly runId: string;
+  /** The key of the gather record the child reports to; its parent field says where the scatter is. */
+  readonly gather: string;
+  readonly index: number;
+  readonly body: 'node' | 'dag';
+  /** The child's list element; absent when the element was undefined. */
+  readonly item?: unknown;
 }
 
 /** The job the last child of a scatter execution adds: the parent item goes on from its gather record. */
@@ -87,7 +106,7 @@ export interface AwaitedJob {
 }
 
 /** Any job of a Switchyard queue. */
-export type SwitchyardJob = ItemJob | GatheredJob | PhaseJob | AwaitedJob;
+export type SwitchyardJob = ItemJob | ChildJob | GatheredJob | PhaseJob | AwaitedJob;
 
 /** The format of a job written by a newer version (so this worker leaves it for a newer one), else undefined. */
 export function newerFormat(data: unknown): number | undefined {
@@ -122,6 +141,15 @@ export function readJob(data: unknown): SwitchyardJob {
   }
   if (typeof job.runId !== 'string') throw new SwitchyardError('E_INPUT', 'a job on the queue names no run');
   if (job.kind === 'gathered' && typeof job.gather === 'string') return job as unknown as GatheredJob;
+  if (job.kind === 'child') {
+    const { index, body } = job as { index?: unknown; body?: unknown };
+    if (typeof job.gather === 'string' && typeof index === 'number' && (body === 'node' || body === 'dag'))
+      return job as unknown as ChildJob;
+    throw new SwitchyardError(
+      'E_INPUT',
+      `a child job of run '${job.runId}' lacks its gather record or index`,
+    );
+  }
   if (job.kind === 'awaited') {
     const { token, via } = job as { token?: unknown; via?: unknown };
     if (typeof token === 'string' && (via === 'answer' || via === 'deadline'))

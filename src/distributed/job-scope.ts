@@ -1,6 +1,7 @@
 import type { Clock } from '../policy/types.ts';
 import { engineError } from '../runtime/error-summary.ts';
-import { EventStream } from '../runtime/event-stream.ts';
+import { type EventBody, EventStream } from '../runtime/event-stream.ts';
+import type { RunEvent } from '../runtime/events.ts';
 import { type ItemState, restoreItemState } from '../runtime/item-state.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import type { WaitingFor } from '../runtime/run.ts';
@@ -27,20 +28,15 @@ export interface KnownRun {
  */
 export class JobScope {
   readonly run: RunContext;
-  private readonly events: string[] = [];
-  private readonly stream: EventStream;
+  private readonly stream: JobEvents;
 
   constructor(
     readonly known: KnownRun,
     readonly runId: string,
     readonly clock: Clock,
   ) {
-    const stream = new EventStream(runId, () => clock.now());
+    const stream = new JobEvents(runId, () => clock.now());
     this.stream = stream;
-    const tail = runIdTail(runId);
-    stream.listen((event) => {
-      this.events.push(eventText(event, tail));
-    });
     const deadlineAt = known.spec.deadlineAt;
     this.run = new RunContext(
       known.env,
@@ -64,7 +60,7 @@ export class JobScope {
       traceparent,
       scope: 'items',
     });
-    this.stream.listen(spans.listener);
+    this.stream.stamped(spans.listener);
     this.run.tracing = spans;
     return spans;
   }
@@ -102,10 +98,46 @@ export class JobScope {
   /** The job's report: its events, its counters, and an input item's ending. */
   report(end?: { readonly ending: Ending; readonly state: ItemState }): Report {
     return {
-      events: this.events,
+      events: this.stream.texts,
       tally: this.run.tally,
       ...(end === undefined ? {} : { end: { ending: endingReport(end.ending), state: end.state } }),
     };
+  }
+}
+
+/**
+ * A job's event stream: each event's body as the text a report carries (see `eventText`). Nobody else
+ * listens to an untraced job, so a body is written as it comes, never stamped (the ledger numbers the
+ * events); a traced job's events are stamped for its spans, and their text cut from the stamped event's.
+ */
+class JobEvents extends EventStream {
+  readonly texts: string[] = [];
+  private stamping = false;
+
+  constructor(runId: string, now: () => number) {
+    super(runId, now);
+    this.active = true;
+  }
+
+  /** From now on, stamps each event and hands it to `listener` beside taking its text. */
+  stamped(listener: (event: RunEvent) => unknown): void {
+    if (!this.stamping) {
+      this.stamping = true;
+      const tail = runIdTail(this.runId);
+      this.listen((event) => {
+        this.texts.push(eventText(event, tail));
+      });
+    }
+    this.listen(listener);
+  }
+
+  override emit(body: EventBody, time?: number): void {
+    if (this.stamping) return super.emit(body, time);
+    try {
+      this.texts.push(JSON.stringify(body));
+    } catch {
+      // A body JSON cannot write is left out, as a stream leaves out an event its listener threw on.
+    }
   }
 }
 

@@ -6,12 +6,12 @@ import { countVisit, type ItemState } from '../runtime/item-state.ts';
 import type { JournalEntry } from '../runtime/journal-value.ts';
 import { ownSteps } from '../runtime/kinds/children.ts';
 import type { ChildResult } from '../runtime/kinds/gather.ts';
-import { childResult, type ScatterEntry, scatterChild, scatterFan } from '../runtime/kinds/scatter.ts';
+import { childResult, scatterFan } from '../runtime/kinds/scatter.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import type { Ending } from '../runtime/runner.ts';
 import { type ItemCarry, type Transition, transit } from '../runtime/step.ts';
 import { gatheredJobId, gatherKey, openGather, type ParentAtScatter } from './gather-record.ts';
-import { type ChildOf, type GatheredJob, type ItemJob, JOB_FORMAT } from './job-data.ts';
+import { type ChildJob, type ChildOf, type GatheredJob, JOB_FORMAT } from './job-data.ts';
 import type { JobScope } from './job-scope.ts';
 import type { RunKeys } from './keys.ts';
 import type { ChildCount } from './ledger.ts';
@@ -86,7 +86,7 @@ export function startFanning(
  * Carries out a scatter placement as jobs (what it fans out, and the children it makes, is the scatter
  * kind's: see `kinds/scatter.ts`). Answers the scatter's transition when there is nothing to fan out (an
  * input it cannot fan out, an empty list), else what adds the children: the parent's gather record first,
- * then one job per list element. The parent item goes on when its last child ends.
+ * then one job per list element (see `child-jobs.ts`). The parent item goes on when its last child ends.
  */
 export function fanOut(
   wiring: Wiring,
@@ -98,7 +98,7 @@ export function fanOut(
   carry: ItemCarry,
 ): Transition | Spawn {
   const run = scope.run;
-  const { visit, started, key, parent, fail } = startFanning(wiring, scope, where, prep, state, at, carry);
+  const { started, key, parent, fail } = startFanning(wiring, scope, where, prep, state, at, carry);
   const fan = scatterFan(at, state.data, run.env, 'createDistributedDispatcher');
   if ('error' in fan) return fail(fan.error);
   const { list, body } = fan;
@@ -107,31 +107,18 @@ export function fanOut(
     return transit(run, { prep, state, at, carry }, { output: 'done' }, started);
   }
   const idOfJobs = gatheredJobId(key);
-  const entry: ScatterEntry = { parent: state, placement: at.key, dag: prep.compiled.dag.id, visit };
+  const bodyKind = body === undefined ? 'node' : 'dag';
+  // The child's state is made by the worker that takes its job, from the parent on the gather record.
   const childJob = (element: unknown, index: number) => {
-    const childState = scatterChild(entry, index, element);
-    const job: ItemJob =
-      body === undefined
-        ? {
-            v: JOB_FORMAT,
-            kind: 'item',
-            runId: scope.runId,
-            at: at.key,
-            ...(where.dag === undefined ? {} : { dag: where.dag }),
-            state: childState,
-            delays: [],
-            child: { gather: key, index, body: 'node' },
-          }
-        : {
-            v: JOB_FORMAT,
-            kind: 'item',
-            runId: scope.runId,
-            at: body.entry.key,
-            dag: body.iri,
-            state: childState,
-            delays: [],
-            child: { gather: key, index, body: 'dag' },
-          };
+    const job: ChildJob = {
+      v: JOB_FORMAT,
+      kind: 'child',
+      runId: scope.runId,
+      gather: key,
+      index,
+      body: bodyKind,
+      ...(element === undefined ? {} : { item: element }),
+    };
     // A fixed id per child: a scatter job run again after its worker died does not add its children twice.
     return {
       name: 'item',
