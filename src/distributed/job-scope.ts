@@ -132,7 +132,10 @@ class JobEvents extends EventStream {
   }
 
   override emit(body: EventBody, time?: number): void {
-    if (this.stamping) return super.emit(body, time);
+    if (this.stamping) {
+      super.emit(body, time);
+      return;
+    }
     try {
       this.texts.push(JSON.stringify(body));
     } catch {
