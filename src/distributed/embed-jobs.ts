@@ -2,51 +2,44 @@ import type { CompiledPlacement } from '../graph/compile.ts';
 import type { Outcome } from '../runtime/decide.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import { joinSteps, ownSteps } from '../runtime/kinds/children.ts';
-import { type EmbedResult, embedChild, embedOutcome } from '../runtime/kinds/embed.ts';
+import { type EmbedResult, embedOutcome } from '../runtime/kinds/embed.ts';
 import type { ChildResult } from '../runtime/kinds/gather.ts';
-import type { Prepared } from '../runtime/prepare.ts';
 import type { Ending } from '../runtime/runner.ts';
-import type { ItemCarry, Transition } from '../runtime/step.ts';
+import type { EmbedChildren, FanOut, ItemCarry } from '../runtime/step.ts';
 import { gatheredJobId, openGather } from './gather-record.ts';
 import { type ItemJob, JOB_FORMAT } from './job-data.ts';
 import type { JobScope } from './job-scope.ts';
 import {
   type ChildReport,
+  fanRecord,
   ITEM_JOB_OPTIONS,
   type Spawn,
-  startFanning,
   type Whereabouts,
   type Wiring,
 } from './scatter-jobs.ts';
 
 /**
- * Carries out an embed placement as a child job, as a scatter of one child: the embed's record is written
+ * Carries out an embed's fan out as a child job, as a scatter of one child: the embed's record is written
  * (the parent item as it left, one child to wait for), then the job of the embedded document's item at its
- * first entrypoint, with the data the `input` mappings build. A wait inside the embedded document is then a
- * delayed job of its own, and the parent goes on in the job the child's ending adds (see
- * {@link embedOutcome}). Answers the embed's transition at once when there is nothing to run (a document
- * the run lacks, or one without an entrypoint), with the error the in-process embed gives.
+ * first entrypoint, with the data the `input` mappings built (`kinds/embed.ts`). A wait inside the embedded
+ * document is then a delayed job of its own, and the parent goes on in the job the child's ending adds (see
+ * {@link embedOutcome}).
  */
-export function embedOut(
+export function embedJobs(
   wiring: Wiring,
   scope: JobScope,
   where: Whereabouts,
-  prep: Prepared,
-  state: ItemState,
-  at: CompiledPlacement,
-  carry: ItemCarry,
-): Transition | Spawn {
-  const { visit, key, parent, fail } = startFanning(wiring, scope, where, prep, state, at, carry);
-  const frame = { dag: prep.compiled.dag.id, visit };
-  const started = embedChild(at, state, frame, scope.run.env, 'createDistributedDispatcher');
-  if ('error' in started) return fail(started.error);
+  fan: FanOut,
+  children: EmbedChildren,
+): Spawn {
+  const { key, parent } = fanRecord(wiring, scope, where, fan);
   const job: ItemJob = {
     v: JOB_FORMAT,
     kind: 'item',
     runId: scope.runId,
-    at: started.entry.key,
-    dag: started.iri,
-    state: started.child,
+    at: children.entry.key,
+    dag: children.iri,
+    state: children.child,
     delays: [],
     child: { gather: key, index: 0, body: 'embed' },
   };

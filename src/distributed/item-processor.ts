@@ -14,7 +14,15 @@ import type { Prepared } from '../runtime/prepare.ts';
 import { ownValue } from '../runtime/record.ts';
 import type { Ending, RunEnvironment } from '../runtime/runner.ts';
 import { bodyOutcome } from '../runtime/scatter.ts';
-import { freshCarry, type ItemCarry, step, type Transition, transit } from '../runtime/step.ts';
+import {
+  type Effect,
+  freshCarry,
+  type ItemCarry,
+  step,
+  stepItem,
+  type Transition,
+  transit,
+} from '../runtime/step.ts';
 import type { TaskOutcome } from '../runtime/task.ts';
 import type { ItemWait, RunStore } from '../store/types.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
@@ -22,7 +30,7 @@ import { endAbortedJob } from './abort-job.ts';
 import { parkAt, resumeParked, takePark } from './await-park.ts';
 import { childItemJob, GatherParents } from './child-jobs.ts';
 import { deliverReport, type Moving, runAborted } from './deliver.ts';
-import { embedOut, embedReport, gatheredOutcome } from './embed-jobs.ts';
+import { embedJobs, embedReport, gatheredOutcome } from './embed-jobs.ts';
 import { readGather } from './gather-record.ts';
 import type { HandedBack, ProcessorFaults } from './hand-back.ts';
 import {
@@ -45,7 +53,7 @@ import {
   addGathered,
   childCount,
   childReport,
-  fanOut,
+  fanOutJobs,
   type Spawn,
   type Whereabouts,
   type Wiring,
@@ -310,14 +318,19 @@ export class ItemProcessor {
               return where.child === undefined ? { spawn, moving } : { spawn };
             }
             moved = parking;
-          } else if (at.placement.kind === 'embed') {
-            const embedded = embedOut(wiring, scope, where, prep, state, at, carry);
-            if (typeof embedded === 'function') return leaving(where, state, at.key, embedded);
-            moved = embedded;
-          } else if (fansOut(at)) {
-            const fanned = fanOut(wiring, scope, where, prep, state, at, carry);
-            if (typeof fanned === 'function') return leaving(where, state, at.key, fanned);
-            moved = fanned;
+          } else if (at.placement.kind === 'embed' || fansOut(at)) {
+            // The step makes the children (or the transition of an input it cannot fan out); this
+            // executor's part is to carry the fan out out as jobs.
+            const effect = stepItem(run, prep, state, at, carry) as Effect;
+            if (effect.kind === 'fan out') {
+              const { children } = effect;
+              const spawn =
+                children.kind === 'embed'
+                  ? embedJobs(wiring, scope, where, effect, children)
+                  : fanOutJobs(wiring, scope, where, effect, children);
+              if (typeof spawn === 'function') return leaving(where, state, at.key, spawn);
+              moved = spawn;
+            } else moved = effect;
           } else {
             // A placement with a concurrency limit runs only in one of its slots, across every worker.
             const slot = slotOf(scope.known.spec.policy, prep, at, wiring.keys, state);
@@ -467,6 +480,7 @@ export class ItemProcessor {
       random: this.random,
       library: spec.library,
       gates: this.gates,
+      dispatcher: 'createDistributedDispatcher',
       prepareDag: (dag) => admissions.root(dag),
       prepareIri: (iri) => admissions.iri(iri),
     };

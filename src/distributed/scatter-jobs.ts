@@ -1,15 +1,13 @@
 import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
-import type { CompiledPlacement } from '../graph/compile.ts';
-import type { ClassifiedError } from '../runtime/error-summary.ts';
-import { countVisit, type ItemState } from '../runtime/item-state.ts';
+import type { ItemState } from '../runtime/item-state.ts';
 import type { JournalEntry } from '../runtime/journal-value.ts';
 import { ownSteps } from '../runtime/kinds/children.ts';
 import type { ChildResult } from '../runtime/kinds/gather.ts';
-import { childResult, scatterFan } from '../runtime/kinds/scatter.ts';
-import type { Prepared } from '../runtime/prepare.ts';
+import { childResult } from '../runtime/kinds/scatter.ts';
 import type { Ending } from '../runtime/runner.ts';
-import { type ItemCarry, type Transition, transit } from '../runtime/step.ts';
+import type { ScatterChildren } from '../runtime/scatter.ts';
+import { type FanOut, fanIn, type Transition } from '../runtime/step.ts';
 import { gatheredJobId, gatherKey, openGather, type ParentAtScatter } from './gather-record.ts';
 import { type ChildJob, type ChildOf, type GatheredJob, JOB_FORMAT } from './job-data.ts';
 import type { JobScope } from './job-scope.ts';
@@ -39,73 +37,44 @@ export interface Wiring {
 export type Spawn = () => Promise<void>;
 
 /**
- * A placement that fans out (a scatter, an embed) as it starts: its visit counted and its start emitted,
- * the key of its gather record and the parent item as it leaves, and how it fails at once.
+ * The gather record of a fan out (see `FanOut` in `runtime/step.ts`: the step has counted the visit and
+ * emitted the start): its key, and the parent item as it leaves, for the job that takes the parent's
+ * transition once the last child is counted off.
  */
-export interface Fanning {
-  readonly visit: number;
-  readonly started: number;
-  readonly key: string;
-  readonly parent: ParentAtScatter;
-  readonly fail: (error: ClassifiedError) => Transition;
-}
-
-/** Starts a placement that fans out: see {@link Fanning}. */
-export function startFanning(
+export function fanRecord(
   wiring: Wiring,
   scope: JobScope,
   where: Whereabouts,
-  prep: Prepared,
-  state: ItemState,
-  at: CompiledPlacement,
-  carry: ItemCarry,
-): Fanning {
+  fan: FanOut,
+): { readonly key: string; readonly parent: ParentAtScatter } {
   const run = scope.run;
-  carry.waiting = 'node';
-  const visit = countVisit(state, at.key);
-  const dagId = prep.compiled.dag.id;
-  const ev = run.events;
-  const started = ev ? run.placementStart(ev, state.id, dagId, at.key, visit) : run.clock.now();
+  const { prep, state, at, carry } = fan.item;
   const parent: ParentAtScatter = {
     at: at.key,
     ...where,
     state,
     delays: carry.delays === undefined ? [] : [...carry.delays],
-    startedWall: run.clock.wallNow() - (run.clock.now() - started),
+    startedWall: run.clock.wallNow() - (run.clock.now() - fan.started),
   };
-  return {
-    visit,
-    started,
-    key: gatherKey(wiring.keys.base, dagId, state, at.key, visit),
-    parent,
-    fail: (error) => transit(run, { prep, state, at, carry }, { error }, started),
-  };
+  return { key: gatherKey(wiring.keys.base, prep.compiled.dag.id, state, at.key, fan.visit), parent };
 }
 
 /**
- * Carries out a scatter placement as jobs (what it fans out, and the children it makes, is the scatter
- * kind's: see `kinds/scatter.ts`). Answers the scatter's transition when there is nothing to fan out (an
- * input it cannot fan out, an empty list), else what adds the children: the parent's gather record first,
- * then one job per list element (see `child-jobs.ts`). The parent item goes on when its last child ends.
+ * Carries out a scatter's fan out as jobs (the children and what they give their gather are the scatter
+ * kind's: see `kinds/scatter.ts`): answers the scatter's transition at once for an empty list, else what adds
+ * the children: the parent's gather record first, then one job per list element (see `child-jobs.ts`). The
+ * parent item goes on when its last child ends.
  */
-export function fanOut(
+export function fanOutJobs(
   wiring: Wiring,
   scope: JobScope,
   where: Whereabouts,
-  prep: Prepared,
-  state: ItemState,
-  at: CompiledPlacement,
-  carry: ItemCarry,
+  fan: FanOut,
+  children: ScatterChildren,
 ): Transition | Spawn {
-  const run = scope.run;
-  const { started, key, parent, fail } = startFanning(wiring, scope, where, prep, state, at, carry);
-  const fan = scatterFan(at, state.data, run.env, 'createDistributedDispatcher');
-  if ('error' in fan) return fail(fan.error);
-  const { list, body } = fan;
-  if (list.length === 0) {
-    carry.gathered = [];
-    return transit(run, { prep, state, at, carry }, { output: 'done' }, started);
-  }
+  const { list, body } = children;
+  if (list.length === 0) return fanIn(scope.run, fan, { results: [] });
+  const { key, parent } = fanRecord(wiring, scope, where, fan);
   const idOfJobs = gatheredJobId(key);
   const bodyKind = body === undefined ? 'node' : 'dag';
   // The child's state is made by the worker that takes its job, from the parent on the gather record.

@@ -7,8 +7,6 @@
 import { isRecord, pointerSegment } from './json.ts';
 import { CONTEXT_IRI } from './model.ts';
 
-type Json = Record<string, unknown>;
-
 /** Terms of the Switchyard context, counted for each reference to it. */
 export const SWITCHYARD_TERMS = 32;
 

@@ -13,6 +13,7 @@ import type { EventStream } from './event-stream.ts';
 import type { PlacementEnded } from './events.ts';
 import { type ChildTarget, ItemDrive } from './item-drive.ts';
 import type { ItemState } from './item-state.ts';
+import type { DispatcherName } from './kinds/children.ts';
 import type { ParkWatch } from './park-watch.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord, type Recorder } from './recorder.ts';
@@ -42,6 +43,8 @@ export interface RunEnvironment {
   readonly library: DagLibrary | undefined;
   /** The gates of the policy, shared by every run of the dispatcher. */
   readonly gates: Gates;
+  /** The function the run's dispatcher was made with, as errors about a child's document name it (default `createDispatcher`). */
+  readonly dispatcher?: DispatcherName;
   /** The runs the dispatcher carries out now, by id, for answers given to them; absent: none are listed. */
   readonly live?: LiveRuns;
   /** The prepared form of a library document, or undefined when the library lacks it. */

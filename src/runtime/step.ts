@@ -68,6 +68,8 @@ export interface FanOut {
   readonly item: ItemAt;
   readonly children: ScatterChildren | EmbedChildren;
   readonly count: number;
+  /** The visit of the placement the parent fanned out at (children's frames and records are keyed by it). */
+  readonly visit: number;
   readonly started: number;
 }
 
@@ -211,17 +213,17 @@ function fanStep(run: RunContext, item: ItemAt): Transition | FanOut {
   const ev = run.events;
   const started = ev ? run.placementStart(ev, state.id, prep.compiled.dag.id, at.key, visit) : 0;
   if (placement.kind === 'scatter') {
-    const fan = scatterFan(at, state.data, run.env, 'createDispatcher');
+    const fan = scatterFan(at, state.data, run.env, run.env.dispatcher ?? 'createDispatcher');
     if ('error' in fan) return transit(run, item, fan, started);
     const entry = { parent: state, placement: at.key, dag: prep.compiled.dag.id, visit };
     const children = { kind: 'scatter', list: fan.list, body: fan.body, entry } as const;
-    return { kind: 'fan out', item, children, count: fan.list.length, started };
+    return { kind: 'fan out', item, children, count: fan.list.length, visit, started };
   }
   if (placement.kind === 'embed') {
     const dag = prep.compiled.dag.id;
-    const child = embedChild(at, state, { dag, visit }, run.env, 'createDispatcher');
+    const child = embedChild(at, state, { dag, visit }, run.env, run.env.dispatcher ?? 'createDispatcher');
     if ('error' in child) return transit(run, item, child, started);
-    return { kind: 'fan out', item, children: { kind: 'embed', ...child }, count: 1, started };
+    return { kind: 'fan out', item, children: { kind: 'embed', ...child }, count: 1, visit, started };
   }
   // Phases are not on item paths: the dispatcher refuses documents that route to them
   // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.
