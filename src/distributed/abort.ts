@@ -175,8 +175,9 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
         continue;
       }
       const child = childOfJob(data);
-      if (child === undefined && (data.kind !== 'item' || data.state === undefined || data.at === undefined))
-        continue;
+      const item =
+        data.kind === 'item' && data.state !== undefined && data.at !== undefined ? data : undefined;
+      if (child === undefined && item === undefined) continue;
       try {
         await job.remove();
       } catch {
@@ -185,12 +186,12 @@ async function sweep(wiring: Wiring, runId: string, dag: string, clock: Clock): 
       removed++;
       if (child !== undefined) {
         await cancelChild(wiring, runId, dag, clock, child);
-      } else if (data.kind === 'item' && data.state !== undefined && data.at !== undefined) {
+      } else if (item?.at !== undefined && item.state !== undefined) {
         const end = {
-          ending: { kind: 'stopped', placement: data.at, waitingFor } as const,
-          state: data.state,
+          ending: { kind: 'stopped', placement: item.at, waitingFor } as const,
+          state: item.state,
         };
-        await deliver(wiring, runId, data.dag ?? dag, clock, { events: [], tally: emptyTally(), end });
+        await deliver(wiring, runId, item.dag ?? dag, clock, { events: [], tally: emptyTally(), end });
       }
     }
   }

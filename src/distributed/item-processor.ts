@@ -14,15 +14,7 @@ import type { Prepared } from '../runtime/prepare.ts';
 import { ownValue } from '../runtime/record.ts';
 import type { Ending, RunEnvironment } from '../runtime/runner.ts';
 import { bodyOutcome } from '../runtime/scatter.ts';
-import {
-  type Effect,
-  freshCarry,
-  type ItemCarry,
-  step,
-  stepItem,
-  type Transition,
-  transit,
-} from '../runtime/step.ts';
+import { fanStep, freshCarry, type ItemCarry, step, type Transition, transit } from '../runtime/step.ts';
 import type { TaskOutcome } from '../runtime/task.ts';
 import type { ItemWait, RunStore } from '../store/types.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
@@ -321,7 +313,7 @@ export class ItemProcessor {
           } else if (at.placement.kind === 'embed' || fansOut(at)) {
             // The step makes the children (or the transition of an input it cannot fan out); this
             // executor's part is to carry the fan out out as jobs.
-            const effect = stepItem(run, prep, state, at, carry) as Effect;
+            const effect = fanStep(run, { prep, state, at, carry });
             if (effect.kind === 'fan out') {
               const { children } = effect;
               const spawn =

@@ -50,6 +50,11 @@ export function createItemState(id: string, data: Record<string, unknown>): Item
   return { id, data, budgets: emptyRecord(), journal: emptyRecord(), trail: [], visits: emptyRecord() };
 }
 
+/** The frames of a child of `parent` entered through `frame`: the parent's, then `frame`. */
+function childFrames(parent: ItemState, frame: PositionFrame): readonly PositionFrame[] {
+  return parent.frames === undefined ? [frame] : [...parent.frames, frame];
+}
+
 /**
  * Creates the state of an item that runs inside `parent` (an embedded document): fresh budgets, trail and
  * visits, and the parent's journal under the scope `parent.scope + segment`. Its JSON holds the scope's text.
@@ -61,7 +66,6 @@ export function createChildState(
   data: Record<string, unknown>,
   frame: PositionFrame,
 ): ItemState {
-  const frames = parent.frames === undefined ? [frame] : [...parent.frames, frame];
   const scope = (parent.scope ?? '') + segment;
   return new ChildState(
     id,
@@ -71,7 +75,7 @@ export function createChildState(
     undefined,
     undefined,
     parent.root ?? parent.id,
-    frames,
+    childFrames(parent, frame),
   );
 }
 
@@ -87,7 +91,6 @@ export function createScatterChildState(
   data: Record<string, unknown>,
   frame: Extract<PositionFrame, { kind: 'scatter' }>,
 ): ItemState {
-  const frames = parent.frames === undefined ? [frame] : [...parent.frames, frame];
   return new ChildState(
     id,
     data,
@@ -96,7 +99,7 @@ export function createScatterChildState(
     parent,
     element,
     parent.root ?? parent.id,
-    frames,
+    childFrames(parent, frame),
   );
 }
 

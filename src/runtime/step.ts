@@ -204,16 +204,18 @@ function taskStep(
 /**
  * Scatter, embed and phase placements. A scatter or an embed fans out: the parent waits, parked, for its
  * children (see {@link FanOut}); an input it cannot fan out is its error outcome (its `error` route, if any).
+ * Synchronous, so a distributed worker calls it directly to carry the fan out out as jobs.
  */
-function fanStep(run: RunContext, item: ItemAt): Transition | FanOut {
+export function fanStep(run: RunContext, item: ItemAt): Transition | FanOut {
   const { prep, state, at, carry } = item;
   carry.waiting = 'node';
   const placement = at.placement;
   const visit = countVisit(state, at.key);
   const ev = run.events;
   const started = ev ? run.placementStart(ev, state.id, prep.compiled.dag.id, at.key, visit) : 0;
+  const dispatcher = run.env.dispatcher ?? 'createDispatcher';
   if (placement.kind === 'scatter') {
-    const fan = scatterFan(at, state.data, run.env, run.env.dispatcher ?? 'createDispatcher');
+    const fan = scatterFan(at, state.data, run.env, dispatcher);
     if ('error' in fan) return transit(run, item, fan, started);
     const entry = { parent: state, placement: at.key, dag: prep.compiled.dag.id, visit };
     const children = { kind: 'scatter', list: fan.list, body: fan.body, entry } as const;
@@ -221,7 +223,7 @@ function fanStep(run: RunContext, item: ItemAt): Transition | FanOut {
   }
   if (placement.kind === 'embed') {
     const dag = prep.compiled.dag.id;
-    const child = embedChild(at, state, { dag, visit }, run.env, run.env.dispatcher ?? 'createDispatcher');
+    const child = embedChild(at, state, { dag, visit }, run.env, dispatcher);
     if ('error' in child) return transit(run, item, child, started);
     return { kind: 'fan out', item, children: { kind: 'embed', ...child }, count: 1, visit, started };
   }
