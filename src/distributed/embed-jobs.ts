@@ -1,29 +1,22 @@
 import type { CompiledPlacement } from '../graph/compile.ts';
-import type { Outcome } from '../runtime/decide.ts';
+import type { FanDone } from '../runtime/fan-out.ts';
 import type { ItemState } from '../runtime/item-state.ts';
-import { joinSteps, ownSteps } from '../runtime/kinds/children.ts';
-import { type EmbedResult, embedOutcome } from '../runtime/kinds/embed.ts';
+import { ownSteps } from '../runtime/kinds/children.ts';
+import type { EmbedResult } from '../runtime/kinds/embed.ts';
 import type { ChildResult } from '../runtime/kinds/gather.ts';
 import type { Ending } from '../runtime/runner.ts';
-import type { EmbedChildren, FanOut, ItemCarry } from '../runtime/step.ts';
+import type { EmbedChildren, FanOut } from '../runtime/step.ts';
 import { gatheredJobId, openGather } from './gather-record.ts';
 import { type ItemJob, JOB_FORMAT } from './job-data.ts';
 import type { JobScope } from './job-scope.ts';
-import {
-  type ChildReport,
-  fanRecord,
-  ITEM_JOB_OPTIONS,
-  type Spawn,
-  type Whereabouts,
-  type Wiring,
-} from './scatter-jobs.ts';
+import { fanRecord, ITEM_JOB_OPTIONS, type Spawn, type Whereabouts, type Wiring } from './scatter-jobs.ts';
 
 /**
  * Carries out an embed's fan out as a child job, as a scatter of one child: the embed's record is written
  * (the parent item as it left, one child to wait for), then the job of the embedded document's item at its
  * first entrypoint, with the data the `input` mappings built (`kinds/embed.ts`). A wait inside the embedded
  * document is then a delayed job of its own, and the parent goes on in the job the child's ending adds (see
- * {@link embedOutcome}).
+ * {@link gatheredDone}).
  */
 export function embedJobs(
   wiring: Wiring,
@@ -62,24 +55,13 @@ export function embedReport(state: ItemState, ending: Ending): EmbedResult {
 }
 
 /**
- * The outcome a parent item goes on with once the last child of its scatter or embed ended: a scatter's
- * `done`, with the children's results handed to its gather, or the embed's outcome (see
- * {@link embedOutcome}); undefined when the parent stops.
+ * What the last child of a scatter's or an embed's record hands the parent, as the runtime's `fanIn` takes
+ * it from any executor: a scatter's results (the steps each child recorded join the parent's journal
+ * there), or the embed's one child's ending, data and steps; an embed whose record holds no result stands
+ * for a child that has no ending, and the parent stops.
  */
-export function gatheredOutcome(
-  at: CompiledPlacement,
-  state: ItemState,
-  carry: ItemCarry,
-  results: readonly ChildResult[],
-): Outcome | undefined {
-  if (at.placement.kind !== 'embed') {
-    carry.gathered = results.map((result) => {
-      const { journal, ...rest } = result as ChildResult & Partial<ChildReport>;
-      joinSteps(state, journal);
-      return rest;
-    });
-    return { output: 'done' };
-  }
+export function gatheredDone(at: CompiledPlacement, results: readonly ChildResult[]): FanDone {
+  if (at.placement.kind !== 'embed') return { results: results as ChildResult[] };
   const [result] = results as readonly unknown[] as readonly EmbedResult[];
-  return result === undefined ? undefined : embedOutcome(at, state, result);
+  return result ?? { ending: undefined, data: {} };
 }

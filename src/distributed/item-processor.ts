@@ -4,7 +4,6 @@ import type { GatherPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
 import type { Clock, Random } from '../policy/types.ts';
-import type { Outcome } from '../runtime/decide.ts';
 import { engineFailure } from '../runtime/error-summary.ts';
 import { isThenable } from '../runtime/execute.ts';
 import type { ItemState } from '../runtime/item-state.ts';
@@ -14,7 +13,7 @@ import type { Prepared } from '../runtime/prepare.ts';
 import { ownValue } from '../runtime/record.ts';
 import type { Ending, RunEnvironment } from '../runtime/runner.ts';
 import { bodyOutcome } from '../runtime/scatter.ts';
-import { fanStep, freshCarry, type ItemCarry, step, type Transition, transit } from '../runtime/step.ts';
+import { fanIn, fanStep, freshCarry, type ItemCarry, step, type Transition } from '../runtime/step.ts';
 import type { TaskOutcome } from '../runtime/task.ts';
 import type { ItemWait, RunStore } from '../store/types.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
@@ -22,7 +21,7 @@ import { endAbortedJob } from './abort-job.ts';
 import { parkAt, resumeParked, takePark } from './await-park.ts';
 import { childItemJob, GatherParents } from './child-jobs.ts';
 import { deliverReport, type Moving, runAborted } from './deliver.ts';
-import { embedJobs, embedReport, gatheredOutcome } from './embed-jobs.ts';
+import { embedJobs, embedReport, gatheredDone } from './embed-jobs.ts';
 import { readGather } from './gather-record.ts';
 import type { HandedBack, ProcessorFaults } from './hand-back.ts';
 import {
@@ -197,20 +196,17 @@ export class ItemProcessor {
         const at = placementOf(prep, parent.at, job.runId);
         const clock = scope.clock;
         const started = clock.now() - (clock.wallNow() - parent.startedWall);
-        const dagId = prep.compiled.dag.id;
-        let next: Outcome | Ending | undefined;
+        // The parent stood at its placement, its node done, while its children ran (as in process).
+        carry.waiting = 'node';
+        let moved: Transition;
         try {
-          next = gatheredOutcome(at, state, carry, results);
+          moved = fanIn(scope.run, { item: { prep, state, at, carry }, started }, gatheredDone(at, results));
         } catch (error) {
-          next = scope.run.failed(dagId, state, at.key, engineFailure(error, at.key));
+          moved = scope.run.failed(prep.compiled.dag.id, state, at.key, engineFailure(error, at.key));
         }
-        if (next === undefined || 'kind' in next) {
-          const ending = next ?? scope.run.stopped(dagId, state, at.key, 'node');
-          after = this.ending(where, state, ending);
-        } else {
-          const moved = transit(scope.run, { prep, state, at, carry }, next, started);
+        if (moved.kind === 'move') {
           after = await this.carryOn(wiring, scope, where, prep, state, at, carry, moved);
-        }
+        } else after = this.ending(where, state, moved);
       }
     } else if (job.kind === 'awaited') {
       const resumed = await this.awaited(wiring, scope, job);

@@ -10,6 +10,7 @@ import { type FanDone, fanInPlace } from './fan-out.ts';
 import { follow } from './follow.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { ParkedCarry } from './kinds/await.ts';
+import { gatheredResults } from './kinds/children.ts';
 import { type EmbedChild, embedChild, embedOutcome } from './kinds/embed.ts';
 import type { ChildResult } from './kinds/gather.ts';
 import { reduceChildren } from './kinds/gather.ts';
@@ -234,20 +235,23 @@ export function fanStep(run: RunContext, item: ItemAt): Transition | FanOut {
 
 /**
  * Child done, for the last child of a fan out (or the one that decided a `first` gather): the parent's
- * transition with what its children gave. A scatter hands their results, in input order, to the gather it
- * routes to and takes `done`; an embed takes the outcome its result mapping makes of its child's ending (see
- * `embedOutcome`), and a child stopped by the run's abort or deadline stops the parent too (this throws the
- * abort's reason).
+ * transition with what its children gave, the same in every executor. A scatter hands their results, in
+ * input order, to the gather it routes to and takes `done` (steps a child recorded apart, as a distributed
+ * child does, join the parent's journal: see `gatheredResults`); an embed takes the outcome its result
+ * mapping makes of its child's ending (see `embedOutcome`). A child stopped by the run's abort or deadline,
+ * or an embed's child that has no ending (a cancelled child job), stops the parent where it stands.
  */
-export function fanIn(run: RunContext, fan: FanOut, done: FanDone): Transition {
+export function fanIn(run: RunContext, fan: Pick<FanOut, 'item' | 'started'>, done: FanDone): Transition {
   const { item, started } = fan;
   let outcome: Outcome;
   if ('results' in done) {
-    item.carry.gathered = done.results;
+    item.carry.gathered = gatheredResults(item.state, done.results);
     outcome = { output: 'done' };
   } else {
     const embedded = embedOutcome(item.at, item.state, done);
-    if (embedded === undefined) throw run.signal.reason;
+    if (embedded === undefined) {
+      return run.stopped(item.prep.compiled.dag.id, item.state, item.at.key, item.carry.waiting);
+    }
     outcome = embedded;
   }
   return transit(run, item, outcome, started);

@@ -9,6 +9,7 @@ import type { ItemState } from '../item-state.ts';
 import type { JournalEntry } from '../journal-value.ts';
 import type { Prepared } from '../prepare.ts';
 import type { RunEnvironment } from '../runner.ts';
+import type { ChildResult } from './gather.ts';
 
 /** The dispatcher whose `library` option a missing document is passed in, for the error that names it. */
 export type DispatcherName = 'createDispatcher' | 'createDistributedDispatcher';
@@ -59,4 +60,29 @@ export function joinSteps(parent: ItemState, steps: Record<string, JournalEntry>
   for (const key of Object.keys(steps)) {
     if (!Object.hasOwn(parent.journal, key)) parent.journal[key] = steps[key] as JournalEntry;
   }
+}
+
+/** A scatter child's result with the steps it recorded apart from its parent (a distributed child's report). */
+type ReportedResult = ChildResult & { readonly journal?: Record<string, JournalEntry> };
+
+/**
+ * A scatter's results as its gather reads them, once its last child ended: the steps a child recorded apart
+ * join `parent`'s journal (see {@link joinSteps}) and leave its result. Children that shared the parent's
+ * journal (in process) report none, and their results are handed on as they are, with nothing copied.
+ */
+export function gatheredResults(parent: ItemState, results: readonly ChildResult[]): readonly ChildResult[] {
+  let joined: ChildResult[] | undefined;
+  for (let i = 0; i < results.length; i++) {
+    const result = results[i] as ReportedResult;
+    if (result.journal === undefined && joined === undefined) continue;
+    joined ??= results.slice(0, i);
+    if (result.journal === undefined) {
+      joined.push(result);
+      continue;
+    }
+    const { journal, ...rest } = result;
+    joinSteps(parent, journal);
+    joined.push(rest);
+  }
+  return joined ?? results;
 }

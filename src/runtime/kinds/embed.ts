@@ -25,7 +25,8 @@ export interface EmbedChild extends ChildDocument {
  * where the child ran apart from its parent (a distributed job), the journal steps it recorded.
  */
 export interface EmbedResult {
-  readonly ending: Ending;
+  /** Undefined for a child that has no ending (a cancelled child job). */
+  readonly ending: Ending | undefined;
   readonly data: Record<string, unknown>;
   readonly journal?: Record<string, JournalEntry>;
 }
@@ -71,7 +72,7 @@ export function embedOutcome(
   result: EmbedResult,
 ): Outcome | undefined {
   joinSteps(parent, result.journal);
-  const ending = result.ending as Ending | undefined;
+  const ending = result.ending;
   if (ending === undefined || ending.kind === 'stopped') return undefined;
   if (ending.kind === 'failed') return { error: ending.error };
   for (const mapping of (at.placement as EmbedPlacement).result) {
