@@ -4,12 +4,14 @@
  * all been counted off, or of the error that stopped them. The in-process item loop (`ItemDrive`) and
  * {@link fanInPlace} are its two targets.
  */
+import type { ClassifiedError } from './error-summary.ts';
 import type { ChildTarget, ItemDrive } from './item-drive.ts';
-import type { EmbedResult } from './kinds/embed.ts';
+import { type EmbedResult, embedChild } from './kinds/embed.ts';
 import type { ChildResult } from './kinds/gather.ts';
+import { scatterFan } from './kinds/scatter.ts';
 import type { Ending, RunContext } from './runner.ts';
-import { startScatter } from './scatter.ts';
-import { type FanOut, fanIn, type Transition } from './step.ts';
+import { type ScatterChildren, startScatter } from './scatter.ts';
+import { type EmbedChildren, type FanOut, fanIn, type ItemAt, type Transition } from './step.ts';
 
 /** How a fan out ended: a scatter's results, in input order, or an embed's child's ending and data. */
 export type FanDone = { readonly results: ChildResult[] } | EmbedResult;
@@ -18,6 +20,30 @@ export type FanDone = { readonly results: ChildResult[] } | EmbedResult;
 export interface FanTarget extends ChildTarget {
   fannedIn(done: FanDone): void;
   fanFailed(error: unknown): void;
+}
+
+/**
+ * The children scatter or embed `item.at` fans out at the parent's `visit` of it, as the `kinds/` modules
+ * make them from the parent's state (a scatter's list elements, an embed's one child), or the error the
+ * placement takes instead (see `scatterFan`, `embedChild`). A pure function of the parked parent: the step
+ * makes a fan out with it, and a resumed run makes the same one again from the parent's checkpoint.
+ */
+export function fanChildren(
+  run: RunContext,
+  item: ItemAt,
+  visit: number,
+): ScatterChildren | EmbedChildren | { readonly error: ClassifiedError } {
+  const { prep, state, at } = item;
+  const dispatcher = run.env.dispatcher ?? 'createDispatcher';
+  const dag = prep.compiled.dag.id;
+  if (at.placement.kind === 'scatter') {
+    const fan = scatterFan(at, state.data, run.env, dispatcher);
+    if ('error' in fan) return fan;
+    const entry = { parent: state, placement: at.key, dag, visit };
+    return { kind: 'scatter', list: fan.list, body: fan.body, entry };
+  }
+  const child = embedChild(at, state, { dag, visit }, run.env, dispatcher);
+  return 'error' in child ? child : { kind: 'embed', ...child };
 }
 
 /**

@@ -6,15 +6,14 @@ import { awaitStep } from './await-step.ts';
 import { type DecideContext, type Decision, decide, type Outcome } from './decide.ts';
 import { summarise } from './error-summary.ts';
 import { isThenable } from './execute.ts';
-import { type FanDone, fanInPlace } from './fan-out.ts';
+import { type FanDone, fanChildren, fanInPlace } from './fan-out.ts';
 import { follow } from './follow.ts';
 import { countVisit, type ItemState } from './item-state.ts';
 import type { ParkedCarry } from './kinds/await.ts';
 import { gatheredResults } from './kinds/children.ts';
-import { type EmbedChild, embedChild, embedOutcome } from './kinds/embed.ts';
+import { type EmbedChild, embedOutcome } from './kinds/embed.ts';
 import type { ChildResult } from './kinds/gather.ts';
 import { reduceChildren } from './kinds/gather.ts';
-import { scatterFan } from './kinds/scatter.ts';
 import { setPointer } from './pointer.ts';
 import type { Prepared } from './prepare.ts';
 import type { WaitingFor } from './run.ts';
@@ -214,19 +213,11 @@ export function fanStep(run: RunContext, item: ItemAt): Transition | FanOut {
   const visit = countVisit(state, at.key);
   const ev = run.events;
   const started = ev ? run.placementStart(ev, state.id, prep.compiled.dag.id, at.key, visit) : 0;
-  const dispatcher = run.env.dispatcher ?? 'createDispatcher';
-  if (placement.kind === 'scatter') {
-    const fan = scatterFan(at, state.data, run.env, dispatcher);
-    if ('error' in fan) return transit(run, item, fan, started);
-    const entry = { parent: state, placement: at.key, dag: prep.compiled.dag.id, visit };
-    const children = { kind: 'scatter', list: fan.list, body: fan.body, entry } as const;
-    return { kind: 'fan out', item, children, count: fan.list.length, visit, started };
-  }
-  if (placement.kind === 'embed') {
-    const dag = prep.compiled.dag.id;
-    const child = embedChild(at, state, { dag, visit }, run.env, dispatcher);
-    if ('error' in child) return transit(run, item, child, started);
-    return { kind: 'fan out', item, children: { kind: 'embed', ...child }, count: 1, visit, started };
+  if (placement.kind === 'scatter' || placement.kind === 'embed') {
+    const children = fanChildren(run, item, visit);
+    if ('error' in children) return transit(run, item, children, started);
+    const count = children.kind === 'scatter' ? children.list.length : 1;
+    return { kind: 'fan out', item, children, count, visit, started };
   }
   // Phases are not on item paths: the dispatcher refuses documents that route to them
   // (E_ENTRYPOINT_KIND, E_DANGLING_ROUTE); an item sent to one anyway takes `done`.
