@@ -10,6 +10,7 @@ import type { ChildResult } from './kinds/gather.ts';
 import type { NodeResult } from './node.ts';
 import type { Prepared } from './prepare.ts';
 import type { Resumed } from './resume-book.ts';
+import { type ParkedFan, parkedFan, refannedOut } from './resume-fan.ts';
 import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
@@ -158,7 +159,11 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt, 
         this.carry.waiting = 'backoff';
         this.waitingOn = STEP;
         sleepUnder(this.run.clock, left, this.run.signal).then(this.onMoved, this.onThrown);
-      } else this.resume(undefined);
+      } else if (this.resumed?.fan !== undefined) this.parkAgain(this.resumed.fan);
+      // Any other item goes on from its placement. That includes a parent whose checkpoint records no fan
+      // out (written by an engine that kept a parent active at its scatter or embed): it enters the
+      // placement again, and its children find their checkpoints by id and frames (see `ResumeBook`).
+      else this.resume(undefined);
     } finally {
       this.starting = false;
     }
@@ -372,7 +377,36 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt, 
   private fanOut(fan: FanOut): void {
     this.fan = fan;
     this.waitingOn = FAN;
+    // A durable run records the parent as parked on its children (replacing this turn's checkpoint of its
+    // move to the placement), so that a resume parks it again rather than running its step again.
+    const recorder = this.run.durable?.recorder;
+    if (recorder !== undefined) {
+      const { state, carry, at } = this;
+      const parked = parkedFan(fan, this.run.clock.wallNow());
+      recorder.fannedOut(this.prep.compiled.dag.id, state, at, carry, parked);
+    }
     startFan(this.run, fan, this);
+  }
+
+  /**
+   * A resumed parent that was parked on its fan out parks on it again (see `refannedOut`): its children go
+   * on from their checkpoints, and its step is not run again. Its checkpoint stays as it was.
+   */
+  private parkAgain(parked: ParkedFan): void {
+    let effect: FanOut | Transition;
+    try {
+      effect = refannedOut(this.run, this, parked);
+      if (effect.kind === 'fan out') {
+        this.fan = effect;
+        this.waitingOn = FAN;
+        startFan(this.run, effect, this);
+        return;
+      }
+    } catch (error) {
+      this.end(this.caught(error));
+      return;
+    }
+    this.resume(effect);
   }
 
   /**

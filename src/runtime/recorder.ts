@@ -19,6 +19,7 @@ import type { ItemState } from './item-state.ts';
 import type { JournalEntry } from './journal-value.ts';
 import { isPlain } from './plain-copy.ts';
 import { ownValue } from './record.ts';
+import type { ParkedFan } from './resume-fan.ts';
 import type { Ending } from './runner.ts';
 import type { ItemCarry } from './step.ts';
 
@@ -151,6 +152,24 @@ export class Recorder {
       itemId: state.id,
       status: 'waiting',
       state: snapshot(state, carry),
+      position,
+      updatedAt: this.clock.wallNow(),
+    });
+  }
+
+  /**
+   * The item fanned out at scatter or embed `at` (its visit counted already) and is parked there on its
+   * children: a resume parks it again on the same fan out rather than entering the placement again (see
+   * `resume-fan.ts`).
+   */
+  fannedOut(dag: string, state: ItemState, at: CompiledPlacement, carry: ItemCarry, fan: ParkedFan): void {
+    const visit = ownValue(state.visits, at.key) ?? 1;
+    const position = { dag, placement: at.key, visit, frames: state.frames ?? [] };
+    this.pending(state.id, {
+      runId: this.runId,
+      itemId: state.id,
+      status: 'active',
+      state: { ...snapshot(state, carry), fan },
       position,
       updatedAt: this.clock.wallNow(),
     });

@@ -6,6 +6,7 @@ import { type JournalEntry, replayEntry } from './journal-value.ts';
 import { parkedCarry } from './kinds/await.ts';
 import type { Prepared } from './prepare.ts';
 import type { FailureRecord } from './recorder.ts';
+import { type ParkedFan, parkedFanOf } from './resume-fan.ts';
 import type { Ending } from './runner.ts';
 import { freshCarry, type ItemCarry } from './step.ts';
 
@@ -14,6 +15,8 @@ export interface Resumed {
   readonly carry: ItemCarry;
   /** The wall time its wait ends, when it was waiting. */
   readonly until: number | undefined;
+  /** The fan out it was parked on, when it was a scatter's or an embed's parent (see `resume-fan.ts`). */
+  readonly fan: ParkedFan | undefined;
 }
 
 /**
@@ -120,7 +123,11 @@ export function resumedFrom(saved: ItemCheckpoint): Resumed {
   const wait = saved.position.wait;
   // A parked item parks again where it was: its deadline is the await's to keep, not a wait to sleep first.
   carry.parked = parkedCarry(wait, saved.position.visit, saved.updatedAt);
-  return { carry, until: carry.parked === undefined ? wait?.until : undefined };
+  return {
+    carry,
+    until: carry.parked === undefined ? wait?.until : undefined,
+    fan: parkedFanOf(saved.state),
+  };
 }
 
 /** The ending a checkpoint recorded, as the runner's {@link Ending}. */
