@@ -161,8 +161,10 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt, 
         sleepUnder(this.run.clock, left, this.run.signal).then(this.onMoved, this.onThrown);
       } else if (this.resumed?.fan !== undefined) this.parkAgain(this.resumed.fan);
       // Any other item goes on from its placement. That includes a parent whose checkpoint records no fan
-      // out (written by an engine that kept a parent active at its scatter or embed): it enters the
-      // placement again, and its children find their checkpoints by id and frames (see `ResumeBook`).
+      // out: one written by an engine that kept a parent active at its scatter or embed (the fallback for
+      // those records), or one whose process stopped before its fan out was committed (its children's
+      // checkpoints come in the same batch or later). It enters the placement again, and its children find
+      // their checkpoints by id and frames (see `ResumeBook`).
       else this.resume(undefined);
     } finally {
       this.starting = false;
