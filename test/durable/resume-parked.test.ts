@@ -6,6 +6,7 @@
  * recorded without its fan out (as an engine that kept it active at its placement wrote it) still resumes,
  * by entering the placement again.
  */
+import { isDeepStrictEqual } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Dag } from '../../src/document/model.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
@@ -13,7 +14,7 @@ import type { RunResult } from '../../src/runtime/run.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import type { ItemCheckpoint, RunStore } from '../../src/store/types.ts';
 import { processClock, removeTempStores, storedEvents, streamProblems, tempSqliteStore } from './helpers.ts';
-import { outcomeOf } from './helpers-attempts.ts';
+import { outcomeOf, runThroughCrashes } from './helpers-attempts.ts';
 import { embedDag, fanDag, newLog, scenarioDispatcher } from './helpers-scenarios.ts';
 
 afterAll(removeTempStores);
@@ -228,3 +229,40 @@ describe.each(STORES)('a resumed run parks its parents again on their children (
     },
   );
 });
+
+describe.each(STORES)(
+  'a parent is started once in the stored stream, whatever commit its process died after (%s store)',
+  (_name, open) => {
+    it.each([
+      ['a scatter', SCATTER, 'fan'],
+      ['an embed', EMBED, 'inner'],
+    ] as const)('%s', async (_what, scenario, placement) => {
+      const whole = outcomeOf(await uninterrupted(open, scenario));
+      const problems: string[] = [];
+      let interrupted = 0;
+      for (let commits = 1; commits <= 40; commits++) {
+        const store = await open();
+        const runId = `${scenario.runId}-${commits}`;
+        const log = newLog();
+        const run = await runThroughCrashes(
+          store,
+          { ...scenario, runId },
+          [{ kind: 'freeze', commits }],
+          (p, s) => scenarioDispatcher(p, log, s),
+        );
+        const events = await storedEvents(store, runId);
+        await store.close();
+        // The first process finished before its crash point: later ones would only finish again.
+        if (run.processes === 1) break;
+        interrupted++;
+        const seen = starts(events, '1', placement);
+        if (!isDeepStrictEqual(outcomeOf(run.result), whole))
+          problems.push(`${commits}: another result than an uninterrupted run's`);
+        if (seen !== 1) problems.push(`${commits}: ${seen} placement.start of the parent`);
+        problems.push(...streamProblems(events, 1, true).map((p) => `${commits}: ${p}`));
+      }
+      expect(interrupted).toBeGreaterThan(3);
+      expect(problems).toEqual([]);
+    });
+  },
+);
