@@ -65,6 +65,12 @@ function reactTo(
       .then(onValue, onError);
 }
 
+/** True for a placement whose step fans out: a scatter or an embed. */
+function fansOut(at: CompiledPlacement): boolean {
+  const kind = at.placement.kind;
+  return kind === 'scatter' || kind === 'embed';
+}
+
 /** Where a child item's ending goes once it comes: the parent waiting on it (a scatter's job). */
 export interface ChildTarget {
   /** `drive` has ended; its {@link ItemDrive.ending} is set. */
@@ -159,7 +165,7 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt, 
         this.carry.waiting = 'backoff';
         this.waitingOn = STEP;
         sleepUnder(this.run.clock, left, this.run.signal).then(this.onMoved, this.onThrown);
-      } else if (this.resumed?.fan !== undefined) this.parkAgain(this.resumed.fan);
+      } else if (this.resumed?.fan !== undefined && fansOut(this.at)) this.parkAgain(this.resumed.fan);
       // Any other item goes on from its placement. That includes a parent whose checkpoint records no fan
       // out: one written by an engine that kept a parent active at its scatter or embed (the fallback for
       // those records), or one whose process stopped before its fan out was committed (its children's
