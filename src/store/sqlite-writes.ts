@@ -135,8 +135,9 @@ export function applyWrite(sql: Statements, write: StoreWrite): void {
 }
 
 /**
- * Writes a page of events as one row, once nothing stored overlaps its range; one event, or events past the
- * highest seq a page may hold, as rows of `events`.
+ * Writes a page of events as one row, once nothing stored overlaps its range; one event, or events a page's
+ * key cannot hold (a first seq that is not a whole number from 0, a last one past `MAX_PAGE_SEQ`), as rows
+ * of `events`.
  */
 function writePage(sql: Statements, write: EventPageWrite): void {
   const { runId } = write;
@@ -147,7 +148,7 @@ function writePage(sql: Statements, write: EventPageWrite): void {
   }
   const { first, last } = span;
   // One event is cheaper as a row: the page's b-tree holds more rows a page than the events' does.
-  if (first === last || last > MAX_PAGE_SEQ) {
+  if (first === last || !(Number.isInteger(first) && first >= 0 && last <= MAX_PAGE_SEQ)) {
     for (const event of write.events) writeEvent(sql, event);
     return;
   }

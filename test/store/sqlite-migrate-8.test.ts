@@ -115,6 +115,47 @@ async function version7File(name: string): Promise<string> {
   return file;
 }
 
+describe('a page of events at version 8', () => {
+  it('whose seqs its key cannot hold is kept as single events, apart from the pages of the run before', async () => {
+    const file = join(folder.dir, 'seqs.db');
+    const store = await openSqliteStore(file);
+    await store.commit([runWrite(makeRun('a')), runWrite(makeRun('b'))]);
+    await store.commit([{ kind: 'events', runId: 'a', events: engineEvents('a', 0, 4) }]);
+    const odd = (seqs: readonly number[]): EventRecord[] =>
+      seqs.map((seq) => ({ runId: 'b', seq, type: 'route', body: { type: 'route', seq, runId: 'b' } }));
+    // Below 0, not whole, and past 2^32 - 1: none can be a page's key, which would fall in run a's range.
+    const pages = [odd([-3, -2]), odd([0.5, 1, 1.5]), odd([2, 2 ** 32, 2 ** 32 + 1])];
+    for (const events of pages) await store.commit([{ kind: 'events', runId: 'b', events }]);
+    expect((await store.readEvents('b')).map((e) => e.seq)).toEqual([
+      -3,
+      -2,
+      0.5,
+      1,
+      1.5,
+      2,
+      2 ** 32,
+      2 ** 32 + 1,
+    ]);
+    expect((await store.readEvents('b', { after: 1 })).map((e) => e.seq)).toEqual([
+      1.5,
+      2,
+      2 ** 32,
+      2 ** 32 + 1,
+    ]);
+    expect(await store.lastEventSeq('b')).toBe(2 ** 32 + 1);
+    expect((await store.readEvents('a')).map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    expect(await store.lastEventSeq('a')).toBe(3);
+    await expect(store.commit([{ kind: 'events', runId: 'b', events: odd([1, 3]) }])).rejects.toMatchObject({
+      code: 'E_STORE_CONFLICT',
+    });
+    await store.close();
+    const { default: Sqlite } = await import('better-sqlite3');
+    const db = new Sqlite(file, { readonly: true });
+    expect(db.prepare('SELECT count(*) FROM event_pages').pluck().get()).toBe(1);
+    db.close();
+  });
+});
+
 describe('a version 7 file', () => {
   it('reads the same read-only as it is and once migrated to 8, its pages keyed by run number and first seq', async () => {
     expect(SCHEMA_VERSION).toBe(8);
