@@ -20,7 +20,7 @@ export const SHAPED_PAGES_SINCE = 7;
 
 /**
  * The schema version from which each run has a number (`runs.num`) and a page of events is keyed by its
- * run's number and its first seq in one integer (see `pageKey` in `sqlite-statements.ts`).
+ * run's number and its first seq in one integer (see `MAX_PAGE_SEQ` in `sqlite-statements.ts`).
  */
 export const NUMBERED_RUNS_SINCE = 8;
 

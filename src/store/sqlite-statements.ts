@@ -3,9 +3,9 @@ import type { Database, Statement } from 'better-sqlite3';
 import { NUMBERED_RUNS_SINCE, SCHEMA_VERSION } from './sqlite-schema.ts';
 
 /**
- * The highest seq a page of events may hold: a page's key is its run's number times 2^32 plus its first seq
- * (`pageKey`), so a run's pages lie between its number times 2^32 and that plus this. Events past it are
- * kept as rows of `events`.
+ * The highest seq a page of events may hold: a page's key is its run's number times 2^32 plus its first seq,
+ * so a run's pages lie between its number times 2^32 and that plus this. Events past it are kept as rows of
+ * `events`.
  */
 export const MAX_PAGE_SEQ = 0xffff_ffff;
 

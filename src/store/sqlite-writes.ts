@@ -147,7 +147,7 @@ function writePage(sql: Statements, write: EventPageWrite): void {
     return;
   }
   const { first, last } = span;
-  // One event is cheaper as a row: the page's b-tree holds more rows a page than the events' does.
+  // One event, and events a page's key cannot hold, are rows of `events`, each keyed by its run and seq.
   if (first === last || !(Number.isInteger(first) && first >= 0 && last <= MAX_PAGE_SEQ)) {
     for (const event of write.events) writeEvent(sql, event);
     return;
