@@ -12,13 +12,19 @@
  * run id as its last key, or a value with a `toJSON` of its own) is kept as `[-1, seq, type, body]`.
  */
 import { fromJsonText, toJsonText } from './json.ts';
+import {
+  ENGINE_SHAPE_INDEX,
+  ENGINE_SHAPE_KEYS,
+  ENGINE_SHAPE_OF_TYPE,
+  ENGINE_SHAPES,
+  type Shape,
+  shapeKey,
+  shapeNamed,
+} from './sqlite-page-shapes.ts';
 import type { EventRecord } from './types.ts';
 
 /** The shape index of an event kept whole. */
 const WHOLE = -1;
-
-/** A shape: the type's value, then the keys of a body in order (`type` among them, `runId` not). */
-type Shape = [type: string, ...keys: string[]];
 
 type Body = Record<string, unknown>;
 
@@ -128,53 +134,6 @@ class LastValues {
   }
 }
 
-/**
- * The shapes of the engine's own events, which a page names without listing them: `-2 - i` for the `i`th.
- * Part of schema version 7: a shape here never changes nor moves (a page written by an older program would
- * be misread); one may be added at the end, and an event whose keys are in none of them gets a shape of its
- * page's own.
- */
-const ENGINE_SHAPES: readonly Shape[] = Object.freeze([
-  ['run.start', 'type', 'dag', 'hash', 'items', 'seq', 'time'],
-  ['placement.start', 'type', 'item', 'dag', 'placement', 'visit', 'seq', 'time'],
-  ['placement.end', 'type', 'item', 'dag', 'placement', 'output', 'durationMs', 'seq', 'time'],
-  ['route', 'type', 'item', 'dag', 'from', 'output', 'to', 'kind', 'seq', 'time'],
-  ['item.end', 'type', 'item', 'dag', 'terminal', 'outcome', 'seq', 'time'],
-  ['run.end', 'type', 'dag', 'status', 'completed', 'failed', 'durationMs', 'seq', 'time'],
-  [
-    'retry.scheduled',
-    'type',
-    'item',
-    'dag',
-    'from',
-    'output',
-    'to',
-    'budget',
-    'attempt',
-    'delayMs',
-    'delaySource',
-    'seq',
-    'time',
-  ],
-  ['budget.exhausted', 'type', 'item', 'dag', 'from', 'budget', 'to', 'why', 'seq', 'time'],
-  ['salvage', 'type', 'item', 'dag', 'from', 'to', 'seq', 'time'],
-] as Shape[]);
-
-/** The text a shape is looked up by: its type and keys. */
-function shapeKey(type: string, keys: readonly string[]): string {
-  return `${type}\u0000${keys.join('\u0000')}`;
-}
-
-/** The index of each of {@link ENGINE_SHAPES} by its type and keys. */
-const ENGINE_SHAPE_INDEX = new Map(
-  ENGINE_SHAPES.map((shape, i) => [shapeKey(shape[0], shape.slice(1) as string[]), i] as const),
-);
-
-/** The shape an entry names: one of the page's own (`index` ≥ 0) or one of {@link ENGINE_SHAPES}. */
-function shapeNamed(index: number, own: readonly Shape[]): Shape | undefined {
-  return index >= 0 ? own[index] : ENGINE_SHAPES[-2 - index];
-}
-
 /** A page's shapes and last values as its events are written. */
 class PageWriter {
   /** The page's own shapes, in the order of their indexes. */
@@ -194,6 +153,14 @@ class PageWriter {
     if (known !== undefined) {
       const entry = this.entryBy(known, body);
       if (entry !== undefined) return entry;
+    } else {
+      // The engine's shape of the type is tried first: it fits the engine's events, whose keys need not be
+      // listed and looked up to find it. What a fit writes is what finding it by the keys would.
+      const engine = ENGINE_SHAPE_OF_TYPE.get(type);
+      if (engine !== undefined) {
+        const entry = this.entryBy(this.usedOfEngine(type, engine), body);
+        if (entry !== undefined) return entry;
+      }
     }
     const keys = keysOf(body);
     if (keys === undefined) return undefined;
@@ -218,6 +185,20 @@ class PageWriter {
         name = -2 - engine;
       }
       this.used.push({ shape, name, slots: this.last.slotsOf(shape) });
+      this.byKeys.set(key, at);
+    }
+    this.lastOfType.set(type, at);
+    return at;
+  }
+
+  /** Where the `engine`th of {@link ENGINE_SHAPES}, of type `type`, is in `used`, added if new. */
+  private usedOfEngine(type: string, engine: number): number {
+    const key = ENGINE_SHAPE_KEYS[engine] as string;
+    let at = this.byKeys.get(key);
+    if (at === undefined) {
+      at = this.used.length;
+      const shape = ENGINE_SHAPES[engine] as Shape;
+      this.used.push({ shape, name: -2 - engine, slots: this.last.slotsOf(shape) });
       this.byKeys.set(key, at);
     }
     this.lastOfType.set(type, at);

@@ -4,6 +4,7 @@
  * transaction, so a file is either wholly at the old version or wholly at the new one.
  */
 import type { Database } from 'better-sqlite3';
+import { SwitchyardError } from '../errors.ts';
 
 /** One step of the schema's history: the SQL that moves a file from `version - 1` to `version`. */
 export interface Migration {
@@ -16,6 +17,12 @@ export const ANSWERS_SINCE = 6;
 
 /** The schema version from which pages of events are written by shape (see `sqlite-page-text.ts`). */
 export const SHAPED_PAGES_SINCE = 7;
+
+/**
+ * The schema version from which each run has a number (`runs.num`) and a page of events is keyed by its
+ * run's number and its first seq in one integer (see `MAX_PAGE_SEQ` in `sqlite-statements.ts`).
+ */
+export const NUMBERED_RUNS_SINCE = 8;
 
 /**
  * Every migration, oldest first. Version 1 holds runs, checkpoints, journal entries and events; version 2
@@ -33,7 +40,12 @@ export const SHAPED_PAGES_SINCE = 7;
  * written before keeps its text in place. Version 6 adds `answers`: the answers to a run's awaits, one row per
  * token (`data` the JSON text of the answer's data, NULL when it carries none). Version 7 changes no table but
  * writes a page of events by shape (`sqlite-page-text.ts`): each order of keys once, each event as its values,
- * which a version 6 program would misread; pages written before keep their form and read as they did. Checkpoints, journal entries
+ * which a version 6 program would misread; pages written before keep their form and read as they did.
+ * Version 8 numbers the runs (`num`, the rowid, with the id a unique key) and keys each page of events by
+ * one integer, its run's number times 2^32 plus its first seq, in a table with no other index, so that a page
+ * writes one b-tree instead of a table and its key, and always at its end (a run's number only grows,
+ * where its id falls anywhere among the others); it lists runs by age from an index in ascending order, read
+ * backwards for newest first, so that a new run's entry also goes at its end. Checkpoints, journal entries
  * and answers keep a rowid, so they read back in the order they were first written; an upsert keeps it.
  */
 export const MIGRATIONS: readonly Migration[] = Object.freeze([
@@ -159,6 +171,54 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
     `,
   },
   { version: SHAPED_PAGES_SINCE, sql: '' },
+  {
+    version: NUMBERED_RUNS_SINCE,
+    sql: `
+      CREATE TABLE runs_v8 (
+        num INTEGER PRIMARY KEY,
+        id TEXT NOT NULL UNIQUE,
+        dag_iri TEXT NOT NULL,
+        dag_hash TEXT NOT NULL,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        finished_at INTEGER,
+        format_version INTEGER NOT NULL,
+        engine_version TEXT NOT NULL,
+        dag TEXT NOT NULL,
+        documents TEXT NOT NULL,
+        policy TEXT NOT NULL,
+        policy_hash TEXT NOT NULL,
+        input TEXT NOT NULL,
+        options TEXT NOT NULL,
+        lease_token TEXT,
+        lease_pid INTEGER,
+        lease_host TEXT,
+        lease_acquired_at INTEGER,
+        lease_expires_at INTEGER
+      );
+      INSERT INTO runs_v8 (num, id, dag_iri, dag_hash, status, created_at, updated_at, finished_at,
+        format_version, engine_version, dag, documents, policy, policy_hash, input, options, lease_token,
+        lease_pid, lease_host, lease_acquired_at, lease_expires_at)
+      SELECT rowid, id, dag_iri, dag_hash, status, created_at, updated_at, finished_at, format_version,
+        engine_version, dag, documents, policy, policy_hash, input, options, lease_token, lease_pid, lease_host,
+        lease_acquired_at, lease_expires_at
+      FROM runs ORDER BY rowid;
+      DROP TABLE runs;
+      ALTER TABLE runs_v8 RENAME TO runs;
+      CREATE INDEX runs_by_age ON runs (created_at, id);
+      CREATE TABLE event_pages_v8 (
+        key INTEGER PRIMARY KEY,
+        last_seq INTEGER NOT NULL,
+        body TEXT NOT NULL
+      );
+      INSERT INTO event_pages_v8 (key, last_seq, body)
+      SELECT (runs.num << 32) + event_pages.first_seq, event_pages.last_seq, event_pages.body
+      FROM event_pages JOIN runs ON runs.id = event_pages.run_id ORDER BY 1;
+      DROP TABLE event_pages;
+      ALTER TABLE event_pages_v8 RENAME TO event_pages;
+    `,
+  },
 ]);
 
 /** The schema version this program writes and the highest it can read. */
@@ -168,8 +228,9 @@ export const SCHEMA_VERSION: number = (MIGRATIONS.at(-1) as Migration).version;
  * The oldest schema version this program reads without migrating it: a file opened read-only (a listing, a
  * viewer) at a version from this one up to {@link SCHEMA_VERSION} is read as it is, since migrating needs a
  * writable connection. Version 4 differs only in where the lease is kept and in holding every text in place,
- * versions 4 and 5 in having no table of answers (read as no answers), and versions 4 to 6 in the form of
- * their pages of events, which a reader tells apart by their text.
+ * versions 4 and 5 in having no table of answers (read as no answers), versions 4 to 6 in the form of
+ * their pages of events, which a reader tells apart by their text, and versions 4 to 7 in keying pages by
+ * run id and first seq, which a reader of such a file reads them by.
  */
 export const READABLE_FROM = 4;
 
@@ -193,8 +254,26 @@ export function migrate(
     for (const migration of migrations) {
       if (migration.version > from && migration.version <= target) db.exec(migration.sql);
     }
-    if (target > from) db.pragma(`user_version = ${target}`);
+    if (target <= from) return from;
+    db.pragma(`user_version = ${target}`);
+    const broken = (db.pragma('foreign_key_check') as unknown[]).length;
+    if (broken > 0) {
+      throw new SwitchyardError(
+        'E_STORE_CORRUPT',
+        `${broken} row(s) of the store name a run it does not hold; the file was changed outside Switchyard`,
+      );
+    }
     return from;
   });
-  return run.immediate();
+  // A migration that rebuilds a table drops the old one, which with foreign keys on would delete every row
+  // naming it; so they are off while the migrations run (they cannot change inside a transaction), and the
+  // transaction checks them before it commits.
+  if (schemaVersion(db) >= target) return run.immediate();
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) === 1;
+  db.pragma('foreign_keys = OFF');
+  try {
+    return run.immediate();
+  } finally {
+    if (foreignKeys) db.pragma('foreign_keys = ON');
+  }
 }

@@ -1,6 +1,27 @@
 /** The SQLite store's statements, prepared once per connection. */
 import type { Database, Statement } from 'better-sqlite3';
-import { SCHEMA_VERSION } from './sqlite-schema.ts';
+import { NUMBERED_RUNS_SINCE, SCHEMA_VERSION } from './sqlite-schema.ts';
+
+/**
+ * The highest seq a page of events may hold: a page's key is its run's number times 2^32 plus its first seq,
+ * so a run's pages lie between its number times 2^32 and that plus this. Events past it are kept as rows of
+ * `events`.
+ */
+export const MAX_PAGE_SEQ = 0xffff_ffff;
+
+/** `seq` as a bound of a run's range of page keys: -1 below every page, {@link MAX_PAGE_SEQ} above. */
+export function pageSeqBound(seq: number): number {
+  return seq < 0 ? -1 : Math.min(Math.floor(seq), MAX_PAGE_SEQ);
+}
+
+/** The named parameters of `readPages`: the run, and the seq the events read come after. */
+export interface PageQuery {
+  readonly run: string;
+  /** The seq the events read come after. */
+  readonly after: number;
+  /** {@link pageSeqBound} of `after`. */
+  readonly upto: number;
+}
 
 /** Every statement the store runs, except the run listing, whose filters vary. */
 export interface Statements {
@@ -16,10 +37,16 @@ export interface Statements {
   readonly upsertCheckpoint: Statement;
   readonly insertJournal: Statement;
   readonly insertEvent: Statement;
+  /** Inserts a page of events: (run number, first seq, last seq, text). */
   readonly insertPage: Statement;
-  /** 1 when an event row or a page of the run lies in a range: (run, first, last, run, last, first). */
+  /** The run's number, if it is stored. */
+  readonly runNum: Statement;
+  /**
+   * 1 when an event row or a page of the run lies in a range: (run, first, last, run number, run number,
+   * last, first).
+   */
   readonly eventsOverlap: Statement;
-  /** The last seq of the run's page starting at or before a seq, if any. */
+  /** The last seq of the run's page starting at or before a seq, if any: (run, run, seq as a page bound). */
   readonly pageLastAtOrBefore: Statement;
   readonly getRun: Statement;
   readonly hasRun: Statement;
@@ -37,9 +64,10 @@ export interface Statements {
   /** 1 when the file has its table of answers (a file read as it is at an older version may not). */
   readonly answersTable: Statement;
   readonly readEvents: Statement;
-  /** The bodies of the run's pages ending after a seq, in order: (run, run, after, after, after). */
+  /** The bodies of the run's pages ending after a seq, in order: a {@link PageQuery}. */
   readonly readPages: Statement;
   readonly lastEventSeq: Statement;
+  /** The last seq of the run's last page, if any: `{ run }`. */
   readonly lastPageSeq: Statement;
   readonly getLease: Statement;
   /** The token of the run's lease, if any. */
@@ -53,6 +81,8 @@ export interface Statements {
   readonly getText: Statement;
   /** Deletes the shared texts no run names any more. */
   readonly deleteUnusedTexts: Statement;
+  /** Deletes the run's pages of events, which name it by its number alone: (run, run). */
+  readonly deletePages: Statement;
   readonly deleteRun: Statement;
 }
 
@@ -69,15 +99,27 @@ export function prepareStatements(db: Database, version: number = SCHEMA_VERSION
     for (const [name, make] of Object.entries(makers)) statements[name] = make();
     return statements as unknown as Statements;
   }
+  const legacy: Record<string, () => Statement> = { ...makers };
   // Up to version 4 the lease has a table of its own.
-  const legacy: Record<string, () => Statement> =
-    version >= 5
-      ? makers
-      : {
-          ...makers,
-          getLease: () => db.prepare('SELECT * FROM leases WHERE run_id = ?'),
-          leaseToken: () => db.prepare('SELECT token FROM leases WHERE run_id = ?').pluck(),
-        };
+  if (version < 5) {
+    legacy.getLease = () => db.prepare('SELECT * FROM leases WHERE run_id = ?');
+    legacy.leaseToken = () => db.prepare('SELECT token FROM leases WHERE run_id = ?').pluck();
+  }
+  // Up to version 7 a page is keyed by its run's id and its first seq.
+  if (version < NUMBERED_RUNS_SINCE) {
+    legacy.readPages = () =>
+      db
+        .prepare(
+          `SELECT body FROM event_pages WHERE run_id = @run AND first_seq >= coalesce(
+           (SELECT first_seq FROM event_pages WHERE run_id = @run AND first_seq <= @after
+            ORDER BY first_seq DESC LIMIT 1), @after) AND last_seq > @after ORDER BY first_seq`,
+        )
+        .pluck();
+    legacy.lastPageSeq = () =>
+      db
+        .prepare('SELECT last_seq FROM event_pages WHERE run_id = @run ORDER BY first_seq DESC LIMIT 1')
+        .pluck();
+  }
   const statements = {};
   for (const [name, make] of Object.entries(legacy)) {
     Object.defineProperty(statements, name, {
@@ -135,21 +177,23 @@ function statementMakers(db: Database): Record<keyof Statements, () => Statement
       ),
     insertEvent: () => db.prepare('INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)'),
     insertPage: () =>
-      db.prepare('INSERT INTO event_pages (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)'),
+      db.prepare('INSERT INTO event_pages (key, last_seq, body) VALUES ((? << 32) + ?, ?, ?)'),
+    runNum: () => db.prepare('SELECT num FROM runs WHERE id = ?').pluck(),
     // Pages never overlap, so the page starting last at or before a range's end is the only one that can
     // reach into it.
     eventsOverlap: () =>
       db
         .prepare(
           `SELECT EXISTS (SELECT 1 FROM events WHERE run_id = ? AND seq BETWEEN ? AND ?)
-           OR coalesce((SELECT last_seq FROM event_pages WHERE run_id = ? AND first_seq <= ?
-                        ORDER BY first_seq DESC LIMIT 1) >= ?, 0)`,
+           OR coalesce((SELECT last_seq FROM event_pages WHERE key BETWEEN (? << 32) AND (? << 32) + ?
+                        ORDER BY key DESC LIMIT 1) >= ?, 0)`,
         )
         .pluck(),
     pageLastAtOrBefore: () =>
       db
         .prepare(
-          'SELECT last_seq FROM event_pages WHERE run_id = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1',
+          `SELECT last_seq FROM event_pages WHERE key BETWEEN (SELECT num << 32 FROM runs WHERE id = ?)
+           AND (SELECT num << 32 FROM runs WHERE id = ?) + ? ORDER BY key DESC LIMIT 1`,
         )
         .pluck(),
     getRun: () => db.prepare('SELECT * FROM runs WHERE id = ?'),
@@ -172,17 +216,27 @@ function statementMakers(db: Database): Record<keyof Statements, () => Statement
       db.prepare("SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'answers'").pluck(),
     readEvents: () =>
       db.prepare('SELECT seq, type, body FROM events WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?'),
+    // The scan starts at the page holding the seq after `after`, if any (the one starting last at or before
+    // it), or else at the run's first page.
     readPages: () =>
       db
         .prepare(
-          `SELECT body FROM event_pages WHERE run_id = ? AND first_seq >= coalesce(
-           (SELECT first_seq FROM event_pages WHERE run_id = ? AND first_seq <= ? ORDER BY first_seq DESC LIMIT 1),
-           ?) AND last_seq > ? ORDER BY first_seq`,
+          `WITH r AS (SELECT num << 32 AS low FROM runs WHERE id = @run)
+           SELECT body FROM event_pages, r WHERE key >= coalesce(
+             (SELECT key FROM event_pages WHERE key BETWEEN r.low AND r.low + @upto ORDER BY key DESC LIMIT 1),
+             r.low)
+           AND key <= r.low + ${MAX_PAGE_SEQ} AND last_seq > @after ORDER BY key`,
         )
         .pluck(),
     lastEventSeq: () => db.prepare('SELECT max(seq) FROM events WHERE run_id = ?').pluck(),
     lastPageSeq: () =>
-      db.prepare('SELECT last_seq FROM event_pages WHERE run_id = ? ORDER BY first_seq DESC LIMIT 1').pluck(),
+      db
+        .prepare(
+          `WITH r AS (SELECT num << 32 AS low FROM runs WHERE id = @run)
+           SELECT last_seq FROM event_pages, r WHERE key BETWEEN r.low AND r.low + ${MAX_PAGE_SEQ}
+           ORDER BY key DESC LIMIT 1`,
+        )
+        .pluck(),
     getLease: () =>
       db.prepare(
         `SELECT id AS run_id, lease_token AS token, lease_pid AS pid, lease_host AS host,
@@ -208,6 +262,11 @@ function statementMakers(db: Database): Record<keyof Statements, () => Statement
          SELECT substr(dag, 2) FROM runs WHERE dag LIKE '#%'
          UNION SELECT substr(documents, 2) FROM runs WHERE documents LIKE '#%'
          UNION SELECT substr(policy, 2) FROM runs WHERE policy LIKE '#%')`,
+      ),
+    deletePages: () =>
+      db.prepare(
+        `DELETE FROM event_pages WHERE key BETWEEN (SELECT num << 32 FROM runs WHERE id = ?)
+         AND (SELECT num << 32 FROM runs WHERE id = ?) + ${MAX_PAGE_SEQ}`,
       ),
     deleteRun: () => db.prepare('DELETE FROM runs WHERE id = ?'),
   };

@@ -4,7 +4,7 @@ import { toJsonText } from './json.ts';
 import { checkTakeover } from './lease.ts';
 import { pageText } from './sqlite-page-text.ts';
 import { answerValues, type LeaseRow, leaseFromRow, runValues } from './sqlite-rows.ts';
-import type { Statements } from './sqlite-statements.ts';
+import { MAX_PAGE_SEQ, pageSeqBound, type Statements } from './sqlite-statements.ts';
 import { alreadyAnswered, leaseLost, runTaken, unknownRun } from './store-errors.ts';
 import type {
   AnswerRecord,
@@ -134,7 +134,11 @@ export function applyWrite(sql: Statements, write: StoreWrite): void {
   }
 }
 
-/** Writes a page of events as one row (one event as an `events` row), once nothing stored overlaps its range. */
+/**
+ * Writes a page of events as one row, once nothing stored overlaps its range; one event, or events a page's
+ * key cannot hold (a first seq that is not a whole number from 0, a last one past `MAX_PAGE_SEQ`), as rows
+ * of `events`.
+ */
 function writePage(sql: Statements, write: EventPageWrite): void {
   const { runId } = write;
   const span = checkEventPage(write);
@@ -143,19 +147,22 @@ function writePage(sql: Statements, write: EventPageWrite): void {
     return;
   }
   const { first, last } = span;
-  // One event is cheaper as a row: one b-tree to write instead of a table and its key.
-  if (first === last) {
-    writeEvent(sql, write.events[0] as EventRecord);
+  // One event, and events a page's key cannot hold, are rows of `events`, each keyed by its run and seq.
+  if (first === last || !(Number.isInteger(first) && first >= 0 && last <= MAX_PAGE_SEQ)) {
+    for (const event of write.events) writeEvent(sql, event);
     return;
   }
-  if (sql.eventsOverlap.get(runId, first, last, runId, last, first) === 1) {
+  const num = sql.runNum.get(runId) as number | undefined;
+  if (num === undefined) throw unknownRun(runId, `events ${first} to ${last}`);
+  if (sql.eventsOverlap.get(runId, first, last, num, num, last, first) === 1) {
     throw eventsTaken(runId, first, last);
   }
   const text = pageText(runId, write.events, `events ${first} to ${last}`);
   try {
-    sql.insertPage.run(runId, first, last, text);
+    sql.insertPage.run(num, first, last, text);
   } catch (error) {
-    throw refused(error, runId, `events ${first} to ${last}`);
+    if (isDuplicate(error)) throw eventsTaken(runId, first, last);
+    throw error;
   }
 }
 
@@ -163,7 +170,7 @@ function writePage(sql: Statements, write: EventPageWrite): void {
 function writeEvent(sql: Statements, e: EventRecord): void {
   const text = toJsonText(e.body, `event ${e.seq}`);
   // A page holding this seq is the one conflict the events table's key cannot see.
-  const pageLast = sql.pageLastAtOrBefore.get(e.runId, e.seq) as number | undefined;
+  const pageLast = sql.pageLastAtOrBefore.get(e.runId, e.runId, pageSeqBound(e.seq)) as number | undefined;
   if (pageLast !== undefined && pageLast >= e.seq) throw eventsTaken(e.runId, e.seq, e.seq);
   try {
     sql.insertEvent.run(e.runId, e.seq, e.type, text);

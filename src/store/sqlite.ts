@@ -30,7 +30,13 @@ import {
   runFromRow,
 } from './sqlite-rows.ts';
 import { ANSWERS_SINCE, SCHEMA_VERSION } from './sqlite-schema.ts';
-import { prepareStatements, runListingSql, type Statements } from './sqlite-statements.ts';
+import {
+  type PageQuery,
+  pageSeqBound,
+  prepareStatements,
+  runListingSql,
+  type Statements,
+} from './sqlite-statements.ts';
 import { applyBatch, currentLease, putLease } from './sqlite-writes.ts';
 import { closed, unknownRun } from './store-errors.ts';
 import {
@@ -200,7 +206,8 @@ export class SqliteRunStore implements RunStore {
       const rows = this.sql.readEvents.all(runId, after, query.limit ?? -1) as EventRow[];
       const singles = rows.map((row) => eventFromRow(runId, row));
       const paged: EventRecord[] = [];
-      for (const text of this.sql.readPages.iterate(runId, runId, after, after, after) as Iterable<string>) {
+      const pages: PageQuery = { run: runId, after, upto: pageSeqBound(after) };
+      for (const text of this.sql.readPages.iterate(pages) as Iterable<string>) {
         eventsFromPage(runId, text, after, paged);
         if (paged.length >= limit) break;
       }
@@ -219,7 +226,7 @@ export class SqliteRunStore implements RunStore {
   async lastEventSeq(runId: string): Promise<number | undefined> {
     return this.guard(() => {
       const single = this.sql.lastEventSeq.get(runId) as number | null;
-      const paged = this.sql.lastPageSeq.get(runId) as number | undefined;
+      const paged = this.sql.lastPageSeq.get({ run: runId }) as number | undefined;
       if (paged === undefined) return single ?? undefined;
       return single === null ? paged : Math.max(single, paged);
     });
@@ -266,7 +273,10 @@ export class SqliteRunStore implements RunStore {
       const ids = this.db
         .transaction(() => {
           const found = select.all(options.olderThan, ...statuses) as string[];
-          for (const id of found) this.sql.deleteRun.run(id);
+          for (const id of found) {
+            this.sql.deletePages.run(id, id);
+            this.sql.deleteRun.run(id);
+          }
           if (found.length > 0) this.sql.deleteUnusedTexts.run();
           return found;
         })

@@ -164,6 +164,30 @@ describe('the repeats a page leaves out', () => {
 });
 
 describe('the shapes of the engine events', () => {
+  it('name an event of an engine type only when its keys are the engine shape, in order', () => {
+    const start = (seq: number, body: Record<string, unknown>): EventRecord => ({
+      runId: RUN,
+      seq,
+      type: 'placement.start',
+      body: { type: 'placement.start', ...body, seq, time: seq, runId: RUN },
+    });
+    const events: EventRecord[] = [
+      // Keys out of the engine's order, then an extra key: shapes of the page's own.
+      start(0, { dag: 'urn:d', item: '1', placement: 'a', visit: 1 }),
+      start(1, { item: '1', dag: 'urn:d', placement: 'a', visit: 1, note: 'x' }),
+      start(2, { item: '1', dag: 'urn:d', placement: 'a', visit: 1 }),
+      start(3, { item: '2', dag: 'urn:d', placement: 'a', visit: 1 }),
+    ];
+    const page = JSON.parse(pageText(RUN, events, 'the page')) as { k: unknown[]; e: unknown[][] };
+    expect(page.k).toEqual([
+      ['placement.start', 'type', 'dag', 'item', 'placement', 'visit', 'seq', 'time'],
+      ['placement.start', 'type', 'item', 'dag', 'placement', 'visit', 'note', 'seq', 'time'],
+    ]);
+    expect(page.e.map((entry) => entry[0])).toEqual([0, 1, -3, -3]);
+    expect(readBack(events)).toEqual(events);
+    expect(readBack(events, 2)).toEqual(events.slice(3));
+  });
+
   it('are named without being listed in the page', () => {
     const start = (seq: number, item: string) => ({
       runId: RUN,
