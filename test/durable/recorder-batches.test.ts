@@ -5,12 +5,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
+import { compile } from '../../src/graph/compile.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
-import { createItemState } from '../../src/runtime/item-state.ts';
+import { addTrail, createItemState } from '../../src/runtime/item-state.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { Recorder } from '../../src/runtime/recorder.ts';
+import { freshCarry } from '../../src/runtime/step.ts';
 import { createMemoryStore } from '../../src/store/memory.ts';
 import { openSqliteStore } from '../../src/store/sqlite.ts';
 import type { RunStore, StoreWrite } from '../../src/store/types.ts';
@@ -124,6 +126,37 @@ describe('the recorder', () => {
     expect(saved?.state.data).toEqual({ list: [1, 2], note: 'kept' });
     expect(saved?.state.visits).toEqual({ done: 1 });
     expect(saved).toMatchObject({ runId: 'r1', itemId: '1', status: 'ended', updatedAt: 1_000_000 });
+  });
+
+  it('records a moving item as it stood at the transition, whatever changes it before the commit', async () => {
+    const store = createMemoryStore();
+    await store.commit([{ kind: 'run', run: makeRun('r1') }]);
+    const recorder = new Recorder(store, 'r1', createVirtualClock({ wallStart: 1_000_000 }));
+    const compiled = compile(quick);
+    const at = compiled.byKey.get('work');
+    if (at === undefined) throw new Error('no placement work');
+    const state = createItemState('1', { list: [1, 2] });
+    state.visits.work = 1;
+    state.budgets.again = 1;
+    const retry = { placement: 'work', output: 'again', to: 'work', kind: 'retry' } as const;
+    // Three entries: a fourth is pushed onto the same array.
+    for (let i = 0; i < 3; i++) addTrail(state, retry);
+    recorder.moved('urn:test:quick', state, at, freshCarry());
+    (state.data as { list: number[] }).list.push(3);
+    state.visits.work = 2;
+    state.budgets.again = 2;
+    addTrail(state, { placement: 'work', output: 'again', to: 'work', kind: 'retry' });
+    await recorder.flush();
+    const saved = await store.getCheckpoint('r1', '1');
+    expect(saved?.state).toEqual({
+      data: { list: [1, 2] },
+      budgets: { again: 1 },
+      journal: {},
+      trail: [retry, retry, retry],
+      visits: { work: 1 },
+    });
+    expect(saved?.position).toEqual({ dag: 'urn:test:quick', placement: 'work', visit: 2, frames: [] });
+    expect(saved).toMatchObject({ status: 'active', updatedAt: 1_000_000 });
   });
 
   it('stores the events of a run as its stream gave them, the same fields in the same order', async () => {
