@@ -210,9 +210,18 @@ export class EncodedCheckpoint implements ItemCheckpoint {
   }
 }
 
+/** What an ended child's checkpoint keeps of its trail and visits (see {@link endedCheckpoint}). */
+const NO_TRAIL: readonly unknown[] = Object.freeze([]);
+const NO_COUNTS: Readonly<Record<string, number>> = Object.freeze({});
+
 /**
  * The checkpoint of an item that ended: its JSON text made at once from the item itself, with no copy in
  * between, when its data is plain JSON; else the checkpoint with a copy of its state (see {@link snapshot}).
+ *
+ * The ended checkpoint of a child (a scatter's, an embed's) keeps what its parent and a resume read of it:
+ * its data (what a gather or an embed's mapping takes), its budgets, its position and its ending; its trail
+ * and visits are left empty, since nothing reads them once it has ended (its path is in the run's events),
+ * and they are most of what a child's checkpoint would otherwise hold.
  */
 export function endedCheckpoint(
   runId: string,
@@ -222,13 +231,14 @@ export function endedCheckpoint(
   updatedAt: number,
 ): ItemCheckpoint {
   const itemId = state.id;
+  const child = state.root !== undefined;
   if (isPlain(state.data)) {
     const saved = {
       data: state.data,
       budgets: state.budgets,
       journal: NO_JOURNAL,
-      trail: state.trail,
-      visits: state.visits,
+      trail: child ? NO_TRAIL : state.trail,
+      visits: child ? NO_COUNTS : state.visits,
     };
     const checkpoint = { runId, itemId, status: 'ended', state: saved, position, ending, updatedAt };
     try {
@@ -237,6 +247,7 @@ export function endedCheckpoint(
       // A value JSON cannot hold outside the data (an ending's error): the store says what it is.
     }
   }
-  const saved = snapshot(state, undefined, true);
+  const copied = snapshot(state, undefined, true);
+  const saved = child ? { ...copied, trail: [], visits: {} } : copied;
   return { runId, itemId, status: 'ended', state: saved, position, ending, updatedAt };
 }

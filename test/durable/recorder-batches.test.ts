@@ -9,7 +9,7 @@ import { compile } from '../../src/graph/compile.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
 import type { RunEvent } from '../../src/runtime/events.ts';
-import { addTrail, createItemState } from '../../src/runtime/item-state.ts';
+import { addTrail, createChildState, createItemState } from '../../src/runtime/item-state.ts';
 import { defineNode } from '../../src/runtime/node.ts';
 import { Recorder } from '../../src/runtime/recorder.ts';
 import { freshCarry } from '../../src/runtime/step.ts';
@@ -157,6 +157,36 @@ describe('the recorder', () => {
     });
     expect(saved?.position).toEqual({ dag: 'urn:test:quick', placement: 'work', visit: 2, frames: [] });
     expect(saved).toMatchObject({ status: 'active', updatedAt: 1_000_000 });
+  });
+
+  it('keeps of an ended child what its parent and a resume read: data, budgets, position, ending', async () => {
+    const store = createMemoryStore();
+    await store.commit([{ kind: 'run', run: makeRun('r1') }]);
+    const recorder = new Recorder(store, 'r1', createVirtualClock({ wallStart: 1_000_000 }));
+    const parent = createItemState('1', { xs: [5] });
+    const frame = { kind: 'scatter', dag: 'urn:test:parent', placement: 'fan', visit: 1, index: 0 } as const;
+    const child = createChildState(parent, '1.0', 'fan[0]', { item: 5, result: 11 }, frame);
+    child.visits.double = 1;
+    child.budgets.again = 1;
+    addTrail(child, { placement: 'double', output: 'ok', to: 'done', kind: 'next' });
+    const ending = { kind: 'terminal', placement: 'done', outcome: 'completed' } as const;
+    recorder.ended('urn:test:child', child, 'done', ending);
+    recorder.ended('urn:test:parent', parent, 'ok', { ...ending, placement: 'ok' });
+    await recorder.flush();
+    const saved = await store.getCheckpoint('r1', '1.0');
+    expect(saved?.state).toEqual({
+      data: { item: 5, result: 11 },
+      budgets: { again: 1 },
+      journal: {},
+      trail: [],
+      visits: {},
+    });
+    expect(saved?.position).toEqual({ dag: 'urn:test:child', placement: 'done', visit: 0, frames: [frame] });
+    expect(saved?.ending).toEqual(ending);
+    // An input item keeps its whole state.
+    const input = await store.getCheckpoint('r1', '1');
+    expect(input?.state.trail).toEqual([]);
+    expect(input?.state.data).toEqual({ xs: [5] });
   });
 
   it('stores the events of a run as its stream gave them, the same fields in the same order', async () => {
