@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dag } from '../../src/document/builder.ts';
+import { libraryOf } from '../../src/document/load.ts';
 import { compile } from '../../src/graph/compile.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 import { createDispatcher } from '../../src/runtime/dispatcher.ts';
@@ -187,6 +188,52 @@ describe('the recorder', () => {
     const input = await store.getCheckpoint('r1', '1');
     expect(input?.state.trail).toEqual([]);
     expect(input?.state.data).toEqual({ xs: [5] });
+  });
+
+  it('ends an item whose node answered later with its move to a terminal, in one batch', async () => {
+    const { store, batches } = watched(createMemoryStore());
+    const slow = defineNode({
+      id: 'urn:test:slow',
+      outputs: ['ok'],
+      run: async (item) => {
+        await Promise.resolve();
+        item.data.done = true;
+        return 'ok';
+      },
+    });
+    const child = dag('urn:test:slow-child', { name: 'slow child', version: '1' })
+      .entry('work')
+      .task('work', 'urn:test:slow')
+      .route('ok', 'done')
+      .terminal('done', 'completed')
+      .build();
+    const parent = dag('urn:test:slow-fan', { name: 'slow fan', version: '1' })
+      .entry('fan')
+      .scatter('fan', { items: '/xs', dag: 'urn:test:slow-child' })
+      .route('done', 'join')
+      .gather('join', { into: '/out' })
+      .route('completed', 'ok')
+      .route('failed', 'bad')
+      .terminal('ok', 'completed')
+      .terminal('bad', 'failed')
+      .build();
+    const dispatcher = createDispatcher({ nodes: [slow], library: libraryOf([child]), policy, store });
+    const result = await dispatcher.run(parent, { xs: [1, 2, 3] }, { runId: 'slow' });
+    expect(result.status).toBe('completed');
+    const written = batches.flatMap((batch) =>
+      batch.flatMap((write) =>
+        write.kind === 'checkpoint' ? [`${write.checkpoint.itemId} ${write.checkpoint.status}`] : [],
+      ),
+    );
+    // Each child's only checkpoint is its ending: the move to `done` and the ending are one write.
+    expect(written.filter((line) => line.startsWith('1.')).sort()).toEqual([
+      '1.0 ended',
+      '1.1 ended',
+      '1.2 ended',
+    ]);
+    const ended = await store.getCheckpoint('slow', '1.1');
+    expect(ended?.state.data).toEqual({ item: 2, index: 1, done: true });
+    expect(ended?.position).toMatchObject({ placement: 'done' });
   });
 
   it('stores the events of a run as its stream gave them, the same fields in the same order', async () => {
