@@ -86,6 +86,7 @@ const PROFILING_PROGRAMS: readonly string[] = [
   ...MEASURED_PROGRAMS,
   'bench/targets/profile-run.ts',
   'bench/targets/durable-split.ts',
+  'bench/targets/durable-w2-split.ts',
 ];
 
 // Run directly, it compiles the measured and profiling programs (or the entries given) and prints the folder,

@@ -60,7 +60,9 @@ export async function executeRun(
     env.live?.set(runId, run);
   }
   run.tracing = limits.tracing;
-  run.childTrails = durable !== undefined;
+  // Nothing in process reads a child's trail: a run's result holds its input items' states, and a durable
+  // run's checkpoints of a child keep what its parent and a resume read (data, counts, position).
+  run.childTrails = false;
   if (limits.whenParked === 'stop') {
     run.parkWatch = new ParkWatch(
       () => run.deskIfAny?.parkedCount ?? 0,

@@ -43,6 +43,14 @@ const STEP = 2;
 const FAN = 3;
 
 /**
+ * True for a move straight to a terminal placement: the item ends at once, running no code, and its ending
+ * replaces the move's checkpoint in the same batch; a durable run need not close that batch first.
+ */
+function endsAtOnce(moved: Transition): boolean {
+  return moved.kind === 'move' && moved.delayMs === 0 && moved.to.placement.kind === 'terminal';
+}
+
+/**
  * Reacts to a node's promise: a plain native promise directly; any other thenable (a node's own, perhaps
  * hostile: a `then` that throws, or answers twice, or at once) through a promise of the engine's, whose
  * `then` job runs it in a later microtask and settles once.
@@ -368,7 +376,7 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt, 
       this.end(this.caught(error));
       return;
     }
-    if (run.durable !== undefined) {
+    if (run.durable !== undefined && !endsAtOnce(moved)) {
       // The batch that holds this transition closes before the item goes on (its close was queued as the
       // transition was recorded): the next node runs after the store was asked to commit it.
       this.waitingOn = STEP;
@@ -453,7 +461,7 @@ export class ItemDrive implements Abandonable, ContextOwner, ItemCarry, ItemAt, 
       this.end(this.caught(thrown));
       return;
     }
-    if (this.run.durable !== undefined) {
+    if (this.run.durable !== undefined && !endsAtOnce(moved)) {
       // As after a node's answer: the batch holding the transition closes before the item goes on.
       this.waitingOn = STEP;
       Promise.resolve(moved).then(this.onMoved, this.onThrown);

@@ -34,7 +34,10 @@ function copy(value: unknown, depth: number): unknown {
   }
   if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  // `for…in` with an own-key test reads the keys `Object.keys` gives, in the same order, without making
+  // an array of them: checkpoints take this copy at every transition.
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
     const v = copy((value as Record<string, unknown>)[key], depth + 1);
     if (v === NOT_PLAIN) return NOT_PLAIN;
     setOwn(out, key, v);
@@ -62,8 +65,8 @@ function check(value: unknown, depth: number): boolean {
     return true;
   }
   if (proto !== Object.prototype && proto !== null) return false;
-  for (const key of Object.keys(value)) {
-    if (!check((value as Record<string, unknown>)[key], depth + 1)) return false;
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && !check((value as Record<string, unknown>)[key], depth + 1)) return false;
   }
   return true;
 }

@@ -12,7 +12,7 @@ import type {
   RunStore,
   StoreWrite,
 } from '../store/types.ts';
-import { EncodedCheckpoint, endedCheckpoint, OnItsWay, snapshot } from './checkpoint-state.ts';
+import { EncodedCheckpoint, endedCheckpoint, OnItsWay, TakenCheckpoint } from './checkpoint-state.ts';
 import { copyJson } from './copy.ts';
 import type { RunEvent } from './events.ts';
 import type { ItemState } from './item-state.ts';
@@ -44,7 +44,7 @@ const PAGE_EVENTS = 512;
 export class Recorder {
   /** Set once a commit failed: the run stops, and its result rejects with this error. */
   failure: unknown;
-  private checkpoints = new Map<string, ItemCheckpoint | OnItsWay>();
+  private checkpoints = new Map<string, ItemCheckpoint | TakenCheckpoint | OnItsWay>();
   private writes: StoreWrite[] = [];
   /** The turn's events not yet in a full page. */
   private events: EventRecord[] = [];
@@ -115,29 +115,7 @@ export class Recorder {
       this.pending(state.id, new OnItsWay(dag, state, at.key, visit, frames, carry, updatedAt));
       return;
     }
-    const saved = snapshot(state, carry);
-    const runId = this.runId;
-    const itemId = state.id;
-    this.pending(
-      itemId,
-      wait === undefined
-        ? {
-            runId,
-            itemId,
-            status: 'active',
-            state: saved,
-            position: { dag, placement: at.key, visit, frames },
-            updatedAt,
-          }
-        : {
-            runId,
-            itemId,
-            status: 'waiting',
-            state: saved,
-            position: { dag, placement: at.key, visit, frames, wait },
-            updatedAt,
-          },
-    );
+    this.pending(state.id, new TakenCheckpoint(state, carry, dag, at.key, visit, wait, updatedAt));
   }
 
   /**
@@ -146,15 +124,8 @@ export class Recorder {
    */
   parked(dag: string, state: ItemState, at: CompiledPlacement, carry: ItemCarry, wait: ItemWait): void {
     const visit = ownValue(state.visits, at.key) ?? 1;
-    const position = { dag, placement: at.key, visit, frames: state.frames ?? [], wait };
-    this.pending(state.id, {
-      runId: this.runId,
-      itemId: state.id,
-      status: 'waiting',
-      state: snapshot(state, carry),
-      position,
-      updatedAt: this.clock.wallNow(),
-    });
+    const updatedAt = this.clock.wallNow();
+    this.pending(state.id, new TakenCheckpoint(state, carry, dag, at.key, visit, wait, updatedAt));
   }
 
   /**
@@ -185,7 +156,7 @@ export class Recorder {
   }
 
   /** Queues the item's checkpoint, replacing any of this turn's. */
-  private pending(itemId: string, checkpoint: ItemCheckpoint | OnItsWay): void {
+  private pending(itemId: string, checkpoint: ItemCheckpoint | TakenCheckpoint | OnItsWay): void {
     this.checkpoints.set(itemId, checkpoint);
     this.schedule();
   }
@@ -261,10 +232,11 @@ export class Recorder {
       if (checkpoint instanceof EncodedCheckpoint) {
         batch.push({ kind: 'checkpoint', checkpoint, text: checkpoint.text });
       } else {
-        batch.push({
-          kind: 'checkpoint',
-          checkpoint: checkpoint instanceof OnItsWay ? checkpoint.taken(this.runId) : checkpoint,
-        });
+        const taken =
+          checkpoint instanceof TakenCheckpoint || checkpoint instanceof OnItsWay
+            ? checkpoint.checkpoint(this.runId)
+            : checkpoint;
+        batch.push({ kind: 'checkpoint', checkpoint: taken });
       }
     }
     for (const events of pages) batch.push({ kind: 'events', runId: this.runId, events });

@@ -77,8 +77,8 @@ export class RunContext extends RunScope {
   runId = '';
 
   /**
-   * Whether child items (a scatter's, an embed's) keep their trail. Only a checkpoint and a worker read a
-   * child's trail (a run's result holds its input items' states), so an in-process run without a store
+   * Whether child items (a scatter's, an embed's) keep their trail. Only a worker reads a child's trail (a
+   * run's result holds its input items' states, a checkpoint of a child keeps none), so an in-process run
    * keeps none: three entries and arrays fewer per child of W2.
    */
   childTrails = true;
