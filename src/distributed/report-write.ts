@@ -10,6 +10,7 @@ import { redisKeys } from '../store/redis-keys.ts';
 import { COUNT_OFF_MANY } from './gather-record.ts';
 import type { RunKeys } from './keys.ts';
 import type { ChildCount, COUNTERS } from './ledger.ts';
+import type { JoinedEvents, ReportEvents } from './report.ts';
 import { evalScript } from './scripts.ts';
 
 /** Script arguments per report (see {@link REPORT}). */
@@ -139,8 +140,8 @@ export interface ReportedEnding {
 export interface ReportWrite {
   readonly runId: string;
   readonly counters: Readonly<Record<(typeof COUNTERS)[number], number>>;
-  /** Each event's JSON text without `seq`, `time` and `runId` (see `eventText`). */
-  readonly events: readonly string[];
+  /** The events, each without `seq`, `time` and `runId` (see `eventText`). */
+  readonly events: ReportEvents;
   readonly ending?: ReportedEnding;
   /** The report's id, written once: a job's id and attempt; absent for reports no client may send twice. */
   readonly id?: string;
@@ -237,9 +238,11 @@ export function writeReport(
     }
     record = String(at);
   }
+  const given = report.events;
+  const count = Array.isArray(given) ? given.length : (given as JoinedEvents).count;
   let events = '';
-  if (report.events.length > 0) {
-    events = report.events.join(',');
+  if (count > 0) {
+    events = Array.isArray(given) ? given.join(',') : (given as JoinedEvents).text;
     batch.events.push(events);
   }
   batch.args.push(
@@ -256,7 +259,7 @@ export function writeReport(
     record,
     child === undefined ? '' : String(child.index),
     child?.result ?? '',
-    String(report.events.length),
+    String(count),
     String(Buffer.byteLength(events)),
   );
   const reports = batch.waiting;
