@@ -6,9 +6,12 @@
 import type { Redis } from 'ioredis';
 import type { ScatterPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
+import { copyJson } from '../runtime/copy.ts';
+import type { ItemState, JournalEntry } from '../runtime/item-state.ts';
+import { noteFormatOneKeys } from '../runtime/journal.ts';
 import { scatterChild } from '../runtime/kinds/scatter.ts';
 import type { Prepared } from '../runtime/prepare.ts';
-import { ownValue } from '../runtime/record.ts';
+import { ownValue, recordFrom } from '../runtime/record.ts';
 import { type ParentAtScatter, readParent } from './gather-record.ts';
 import type { ChildJob, ItemJob } from './job-data.ts';
 
@@ -47,7 +50,10 @@ export class GatherParents {
 /**
  * The item job of child `job` of the scatter whose parent (as it left for its children) is `parent`, in
  * document `prep` (the parent's): the child's state as the scatter makes it, at the scatter's placement for a
- * node body, or at the entrypoint of the body document `bodyPrep` for a sub-DAG body.
+ * node body, or at the entrypoint of the body document `bodyPrep` for a sub-DAG body. The state is the
+ * engine's own (its data a copy of the element, its journal a copy of the parent's, its scope worked out
+ * when first read), so the job needs no `revive`: the parent is shared by every child this worker carries,
+ * and no child writes into it.
  */
 export function childItemJob(
   job: ChildJob,
@@ -56,7 +62,12 @@ export function childItemJob(
   bodyPrep: (iri: string) => Prepared | undefined,
 ): ItemJob {
   const visit = ownValue(parent.state.visits, parent.at) ?? 0;
-  const entry = { parent: parent.state, placement: parent.at, dag: prep.compiled.dag.id, visit };
+  const entry = {
+    parent: withOwnJournal(parent.state),
+    placement: parent.at,
+    dag: prep.compiled.dag.id,
+    visit,
+  };
   const state = scatterChild(entry, job.index, job.item);
   const child = { gather: job.gather, index: job.index, body: job.body };
   const base = { v: job.v, kind: 'item', runId: job.runId, state, delays: [], child } as const;
@@ -73,4 +84,14 @@ export function childItemJob(
     );
   }
   return { ...base, at: entrypoint.key, dag: iri };
+}
+
+/**
+ * `parent` with a copy of its journal in a null-prototype record, as `restoreItemState` copies it: the
+ * child records its steps in the journal it is given, and the parent read from the record is shared.
+ */
+function withOwnJournal(parent: ItemState): ItemState {
+  const journal = recordFrom(parent.journal, (entry) => copyJson(entry) as JournalEntry);
+  noteFormatOneKeys(journal);
+  return { ...parent, journal };
 }

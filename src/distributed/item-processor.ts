@@ -141,13 +141,15 @@ export class ItemProcessor {
     const job = read.kind === 'child' ? await this.childJob(scope, read) : read;
     // A child whose gather record is gone belongs to a run that was closed: there is nothing to carry.
     if (job === undefined) return;
+    // A child job's state was made here (see `childItemJob`), not read from JSON.
+    const live = read.kind === 'child';
     const trace = known.spec.trace;
     const spans =
       this.tracing === undefined || trace === undefined
         ? undefined
         : scope.traced(await this.tracing(), trace);
     try {
-      await this.carry(job, known, scope, reportId, jobId);
+      await this.carry(job, known, scope, { reportId, jobId, live });
     } finally {
       spans?.flush();
     }
@@ -161,13 +163,15 @@ export class ItemProcessor {
     return childItemJob(job, parent, prep, (iri) => scope.prepOf(iri));
   }
 
-  /** Carries the job in `scope`, as {@link ItemProcessor.process} says. */
+  /**
+   * Carries the job in `scope`, as {@link ItemProcessor.process} says; `live` when the item job's state is
+   * the engine's own already (a child job's), rather than JSON to revive.
+   */
   private async carry(
     job: Exclude<SwitchyardJob, ChildJob>,
     known: KnownRun,
     scope: JobScope,
-    reportId: string | undefined,
-    jobId: string | undefined,
+    { reportId, jobId, live }: { reportId: string | undefined; jobId: string | undefined; live: boolean },
   ): Promise<void> {
     const wiring: Wiring = { redis: this.redis, queue: this.queue, keys: known.keys };
     if (job.kind === 'phase') {
@@ -215,7 +219,7 @@ export class ItemProcessor {
     } else {
       const where = whereabouts(job.dag, job.child);
       const prep = this.prepared(scope, job.dag, job.runId);
-      const state = revive(job.state);
+      const state = live ? job.state : revive(job.state);
       if (job.child !== undefined) child = { state, of: job.child };
       if (this.store !== undefined) await journalInStore(this.store, job.runId, state, scope.clock);
       const at = placementOf(prep, job.at, job.runId);

@@ -9,7 +9,7 @@ import { type Ending, RunContext, type RunEnvironment } from '../runtime/runner.
 import type { RunSpans } from '../telemetry/run-spans.ts';
 import type { Tracing } from '../telemetry/tracing.ts';
 import type { RunKeys } from './keys.ts';
-import { endingReport, eventText, type Report, runIdTail } from './report.ts';
+import { endingReport, eventText, type JoinedEvents, type Report, runIdTail } from './report.ts';
 import type { LoadedSpec } from './run-spec.ts';
 
 /** A run as a worker knows it: its spec, its environment and its prepared DAG. */
@@ -98,7 +98,7 @@ export class JobScope {
   /** The job's report: its events, its counters, and an input item's ending. */
   report(end?: { readonly ending: Ending; readonly state: ItemState }): Report {
     return {
-      events: this.stream.texts,
+      events: this.stream.texts(),
       tally: this.run.tally,
       ...(end === undefined ? {} : { end: { ending: endingReport(end.ending), state: end.state } }),
     };
@@ -107,11 +107,16 @@ export class JobScope {
 
 /**
  * A job's event stream: each event's body as the text a report carries (see `eventText`). Nobody else
- * listens to an untraced job, so a body is written as it comes, never stamped (the ledger numbers the
- * events); a traced job's events are stamped for its spans, and their text cut from the stamped event's.
+ * listens to an untraced job, so its bodies are never stamped (the ledger numbers the events): they are
+ * kept as they come and written out together, in one JSON text, when the report is made. A traced job's
+ * events are stamped for its spans, and their text cut from the stamped event's.
  */
 class JobEvents extends EventStream {
-  readonly texts: string[] = [];
+  /** The texts written so far, each of one event or of several joined by commas. */
+  private readonly pieces: string[] = [];
+  private written = 0;
+  /** The bodies not written yet. */
+  private readonly bodies: EventBody[] = [];
   private stamping = false;
 
   constructor(runId: string, now: () => number) {
@@ -123,24 +128,46 @@ class JobEvents extends EventStream {
   stamped(listener: (event: RunEvent) => unknown): void {
     if (!this.stamping) {
       this.stamping = true;
+      this.writeBodies();
       const tail = runIdTail(this.runId);
       this.listen((event) => {
-        this.texts.push(eventText(event, tail));
+        this.pieces.push(eventText(event, tail));
+        this.written++;
       });
     }
     this.listen(listener);
   }
 
   override emit(body: EventBody, time?: number): void {
-    if (this.stamping) {
-      super.emit(body, time);
-      return;
-    }
+    if (this.stamping) super.emit(body, time);
+    else this.bodies.push(body);
+  }
+
+  /** The job's events so far, as a report carries them. */
+  texts(): JoinedEvents {
+    this.writeBodies();
+    const { pieces } = this;
+    return { count: this.written, text: pieces.length === 1 ? (pieces[0] as string) : pieces.join(',') };
+  }
+
+  /** Writes the kept bodies as one text: the list's JSON without its brackets. */
+  private writeBodies(): void {
+    const { bodies } = this;
+    if (bodies.length === 0) return;
     try {
-      this.texts.push(JSON.stringify(body));
+      this.pieces.push(JSON.stringify(bodies).slice(1, -1));
+      this.written += bodies.length;
     } catch {
-      // A body JSON cannot write is left out, as a stream leaves out an event its listener threw on.
+      for (const body of bodies) {
+        try {
+          this.pieces.push(JSON.stringify(body));
+          this.written++;
+        } catch {
+          // A body JSON cannot write is left out, as a stream leaves out an event its listener threw on.
+        }
+      }
     }
+    bodies.length = 0;
   }
 }
 

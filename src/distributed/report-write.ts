@@ -10,17 +10,19 @@ import { redisKeys } from '../store/redis-keys.ts';
 import { COUNT_OFF_MANY } from './gather-record.ts';
 import type { RunKeys } from './keys.ts';
 import type { ChildCount, COUNTERS } from './ledger.ts';
+import type { JoinedEvents, ReportEvents } from './report.ts';
 import { evalScript } from './scripts.ts';
 
 /** Script arguments per report (see {@link REPORT}). */
-const ARGS = 14;
+const ARGS = 15;
 /** The most reports one script writes: a turn that makes more sends them in several. */
 const MOST = 256;
 
 /**
  * Writes the reports of one run. KEYS: the ledger, the set of ended items, the run store's events,
- * checkpoints and checkpoint order of the run, the set of report ids written, then per report the gather
- * record of a child's job (the ledger's key for a report that is not a child's). ARGV, per report:
+ * checkpoints and checkpoint order of the run, the set of report ids written, then each gather record the
+ * reports' children count off, once. ARGV[1]: the event texts of every report that has events, in report
+ * order, joined by commas. Then, per report:
  * 1–4. the four counters;
  * 5–7. the ended input item's id (empty for none), the ending count to add to (`completed`, `stopped` or
  *    empty) and its checkpoint as JSON;
@@ -29,14 +31,17 @@ const MOST = 256;
  *    ends an input item already ended;
  * 9–10. the id of an input item the job left between placements (empty for none) and its checkpoint,
  *    written unless the item ended;
- * 11–12. a scatter or embed child's index (empty for none) and result, counted off its gather record
- *    (see `COUNT_OFF_MANY`) even when the report is a repeat, so that the job run again finds how many
- *    are left;
- * 13–14. how many events, and their JSON text without `seq`, `time` and `runId` (see `eventText`), joined by
- *    commas.
+ * 11–13. for a scatter or embed child: the position in KEYS of its gather record, its index and its result
+ *    (empty for none), counted off the record (see `COUNT_OFF_MANY`) even when the report is a repeat, so
+ *    that the job run again finds how many are left;
+ * 14–15. how many events, and the length in bytes of their JSON text in ARGV[1] (each without `seq`, `time`
+ *    and `runId`, see `eventText`, joined by commas).
  * The events of the reports are stored as one span of the run store's events (see `spanMember`), with the
  * time in ms since the run started, numbered from the run-wide `seq` (the reader gives each its `seq`,
- * `time` and `runId`, see `eventsOfSpan`). The counters of the reports are added up and written once.
+ * `time` and `runId`, see `eventsOfSpan`). When every report with events is fresh (all but always), ARGV[1]
+ * is the span's text as it is: the script builds one string from it rather than one of a piece per report,
+ * since every byte a script allocates costs Redis's Lua collector work. The counters of the reports are
+ * added up and written once.
  * Answers per report `{last, aborted, left}`: `last` is 1 when the report ends an input item (or
  * repeats an ending) and no input item is pending (the caller closes the run), `aborted` 1 once an abort was
  * asked for, `left` the children left on the gather record (-1 when the job was not a child's). Reports for
@@ -45,7 +50,7 @@ const MOST = 256;
  */
 const REPORT = `${COUNT_OFF_MANY}
 local ledger = KEYS[1]
-local reports = #ARGV / ${ARGS}
+local reports = (#ARGV - 1) / ${ARGS}
 local out = {}
 local head = redis.call('HMGET', ledger, 'start', 'closed', 'aborted', 'seq')
 local aborted = 0
@@ -59,19 +64,27 @@ end
 local counters = {0, 0, 0, 0}
 local first = tonumber(head[4])
 local seq = first - 1
-local pages = {}
+-- Where each report's events are in ARGV[1], and whether any of them is left out (a repeat's).
+local pos = 1
+local kept = {}
+local every = true
 for r = 1, reports do
-  local a = (r - 1) * ${ARGS}
+  local a = 1 + (r - 1) * ${ARGS}
   local fresh = ARGV[a + 8] == '' or redis.call('SADD', KEYS[6], ARGV[a + 8]) == 1
   -- A job run again after a stall that ends an item already ended repeats a history already written.
   if fresh and ARGV[a + 5] ~= '' and redis.call('SISMEMBER', KEYS[2], ARGV[a + 5]) == 1 then fresh = false end
+  local bytes = tonumber(ARGV[a + 15])
+  if bytes > 0 then
+    if fresh then
+      kept[#kept + 1] = {pos, pos + bytes - 1}
+      seq = seq + tonumber(ARGV[a + 14])
+    else
+      every = false
+    end
+    pos = pos + bytes + 1
+  end
   if fresh then
     for i = 1, 4 do counters[i] = counters[i] + tonumber(ARGV[a + i]) end
-    local events = ARGV[a + 14]
-    if events ~= '' then
-      pages[#pages + 1] = events
-      seq = seq + tonumber(ARGV[a + 13])
-    end
   end
   local moving = ARGV[a + 9]
   if fresh and moving ~= '' and redis.call('SISMEMBER', KEYS[2], moving) == 0 then
@@ -91,7 +104,7 @@ for r = 1, reports do
     if pending <= 0 then last = 1 end
   end
   local left = -1
-  if ARGV[a + 11] ~= '' then left = countOffMany(KEYS[6 + r], ARGV[a + 11], ARGV[a + 12]) end
+  if ARGV[a + 12] ~= '' then left = countOffMany(KEYS[tonumber(ARGV[a + 11])], ARGV[a + 12], ARGV[a + 13]) end
   out[r] = {last, aborted, left}
 end
 local names = {'executions', 'retries', 'salvages', 'exhausted'}
@@ -101,10 +114,15 @@ end
 writeCounts()
 if seq >= first then
   redis.call('HSET', ledger, 'seq', seq + 1)
+  local events = ARGV[1]
+  if not every then
+    local pieces = {}
+    for i = 1, #kept do pieces[i] = string.sub(events, kept[i][1], kept[i][2]) end
+    events = table.concat(pieces, ',')
+  end
   local t = redis.call('TIME')
   local time = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) - tonumber(head[1])
-  local span = first .. ':' .. seq .. ':' .. tostring(time) .. ':[' .. table.concat(pages, ',') .. ']'
-  redis.call('ZADD', KEYS[3], first, span)
+  redis.call('ZADD', KEYS[3], first, first .. ':' .. seq .. ':' .. tostring(time) .. ':[' .. events .. ']')
 end
 return out
 `;
@@ -122,8 +140,8 @@ export interface ReportedEnding {
 export interface ReportWrite {
   readonly runId: string;
   readonly counters: Readonly<Record<(typeof COUNTERS)[number], number>>;
-  /** Each event's JSON text without `seq`, `time` and `runId` (see `eventText`). */
-  readonly events: readonly string[];
+  /** The events, each without `seq`, `time` and `runId` (see `eventText`). */
+  readonly events: ReportEvents;
   readonly ending?: ReportedEnding;
   /** The report's id, written once: a job's id and attempt; absent for reports no client may send twice. */
   readonly id?: string;
@@ -148,8 +166,11 @@ export interface ReportAnswer {
 /** The reports of one run waiting for the end of the turn, with their keys and arguments. */
 interface Batch {
   readonly keys: string[];
-  readonly gathers: string[];
+  /** The gather records the reports count children off, each once, by its position in the script's KEYS. */
+  readonly gathers: Map<string, number>;
   readonly args: string[];
+  /** The event texts of the reports that have events, in report order. */
+  readonly events: string[];
   readonly waiting: {
     resolve(answer: ReportAnswer): void;
     reject(error: unknown): void;
@@ -200,14 +221,30 @@ export function writeReport(
         store.checkpointOrder(runId),
         keys.reported,
       ],
-      gathers: [],
+      gathers: new Map(),
       args: [],
+      events: [],
       waiting: [],
     };
     pending.set(keys.ledger, batch);
   }
   const { counters, ending, child } = report;
-  batch.gathers.push(child?.gather ?? keys.ledger);
+  let record = '';
+  if (child !== undefined) {
+    let at = batch.gathers.get(child.gather);
+    if (at === undefined) {
+      at = batch.keys.length + batch.gathers.size + 1;
+      batch.gathers.set(child.gather, at);
+    }
+    record = String(at);
+  }
+  const given = report.events;
+  const count = Array.isArray(given) ? given.length : (given as JoinedEvents).count;
+  let events = '';
+  if (count > 0) {
+    events = Array.isArray(given) ? given.join(',') : (given as JoinedEvents).text;
+    batch.events.push(events);
+  }
   batch.args.push(
     String(counters.executions),
     String(counters.retries),
@@ -219,10 +256,11 @@ export function writeReport(
     report.id ?? '',
     report.moving?.itemId ?? '',
     report.moving?.checkpoint ?? '',
+    record,
     child === undefined ? '' : String(child.index),
     child?.result ?? '',
-    String(report.events.length),
-    report.events.join(','),
+    String(count),
+    String(Buffer.byteLength(events)),
   );
   const reports = batch.waiting;
   const answer = new Promise<ReportAnswer>((resolve, reject) => {
@@ -244,15 +282,16 @@ function flush(redis: Redis): void {
 }
 
 async function send(redis: Redis, batch: Batch): Promise<void> {
-  const { keys, gathers, args, waiting } = batch;
+  const { keys, gathers, args, events, waiting } = batch;
   let answers: [number, number, number, number?][];
   try {
     answers = (await evalScript(
       redis,
       REPORT,
-      keys.length + gathers.length,
+      keys.length + gathers.size,
       ...keys,
-      ...gathers,
+      ...gathers.keys(),
+      events.join(','),
       ...args,
     )) as typeof answers;
   } catch (error) {

@@ -21,11 +21,19 @@ export type EndingReport =
  * the item's ending when an input item ended.
  */
 export interface Report {
-  /** Each event's JSON text without `seq`, `time` and `runId` (see {@link eventText}). */
-  readonly events: readonly string[];
+  readonly events: ReportEvents;
   readonly tally: Tally;
   readonly end?: { readonly ending: EndingReport; readonly state: ItemState };
 }
+
+/** `count` events' JSON texts without `seq`, `time` and `runId` (see {@link eventText}), joined by commas. */
+export interface JoinedEvents {
+  readonly count: number;
+  readonly text: string;
+}
+
+/** A report's events: each event's JSON text without `seq`, `time` and `runId`, or several already joined. */
+export type ReportEvents = readonly string[] | JoinedEvents;
 
 /** An event as a stream stamped it, back to its body. */
 export function unstamped(event: RunEvent): EventBody {

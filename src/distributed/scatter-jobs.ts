@@ -120,7 +120,15 @@ export type ChildReport = Omit<ChildResult, 'order'> & { readonly journal: Recor
 
 /** A scatter child's report once it ended (see {@link ChildReport}); `subDag` for a child of a body document. */
 export function childReport(state: ItemState, ending: Ending, subDag: boolean): ChildReport {
-  return { ...childResult(state, ending, 0, subDag), journal: ownSteps(state) };
+  // With an empty journal there are no steps to pick by scope, and a scatter child's scope (a digest of its
+  // element) is not worked out for nothing.
+  const journal = isEmpty(state.journal) ? {} : ownSteps(state);
+  return { ...childResult(state, ending, 0, subDag), journal };
+}
+
+function isEmpty(record: object): boolean {
+  for (const _key in record) return false;
+  return true;
 }
 
 /** A child's result as its report counts it off its gather record (see `ledger.ts`). */

@@ -213,4 +213,69 @@ describe('the ledger of a distributed run', () => {
       await store.close();
     }
   });
+
+  it('leaves a repeat out of a span of events in any text, counting children off each of their records', {
+    timeout: 30_000,
+  }, async () => {
+    const prefix = scratchPrefix();
+    const storePrefix = `${prefix}store:`;
+    const store = await scratchRedisStore(storePrefix);
+    const redis = new Redis(TEST_REDIS);
+    const now = Date.now();
+    try {
+      const keys = runKeys(prefix, 'run-c');
+      await openLedger(redis, keys, { items: 1, dag: 'urn:test:dag', storePrefix, nextSeq: 1 });
+      const parent = { at: 'fan', state: createItemState('1', {}), delays: [], startedWall: now };
+      const records = [`${keys.base}:gather:g`, `${keys.base}:gather:h`];
+      for (const record of records) await openGather(redis, record, keys.gathers, parent, 2);
+      // Texts of several bytes a character, before and after the repeat, place each event by its bytes.
+      const report = (record: number, index: number, text: string, id: string): ReportWrite => ({
+        runId: 'run-c',
+        counters,
+        events: [`{"type":"route","item":"${text}"}`, `{"type":"item.end","item":"${text}"}`],
+        id,
+        child: {
+          gather: records[record] as string,
+          index,
+          result: JSON.stringify({ index, status: 'completed', value: text }),
+        },
+      });
+      await writeReport(redis, keys, storePrefix, report(0, 0, 'ä', 'g0:1'));
+      const answers = await Promise.all([
+        writeReport(redis, keys, storePrefix, report(1, 0, 'ζ€', 'h0:1')),
+        writeReport(redis, keys, storePrefix, report(0, 0, 'ä', 'g0:1')),
+        writeReport(redis, keys, storePrefix, report(0, 1, '𝄞x', 'g1:1')),
+        writeReport(redis, keys, storePrefix, report(1, 1, '', 'h1:1')),
+      ]);
+      const answer = { last: false, aborted: false };
+      expect(answers).toEqual([
+        { ...answer, left: 1 },
+        { ...answer, left: 1 },
+        { ...answer, left: 0 },
+        { ...answer, left: 0 },
+      ]);
+      const events = await store.readEvents('run-c');
+      expect(events.map((e) => [e.seq, e.type, (e.body as { item: string }).item])).toEqual([
+        [1, 'route', 'ä'],
+        [2, 'item.end', 'ä'],
+        [3, 'route', 'ζ€'],
+        [4, 'item.end', 'ζ€'],
+        [5, 'route', '𝄞x'],
+        [6, 'item.end', '𝄞x'],
+        [7, 'route', ''],
+        [8, 'item.end', ''],
+      ]);
+      expect((await readGather(redis, records[0] as string))?.results.map((r) => r.value)).toEqual([
+        'ä',
+        '𝄞x',
+      ]);
+      expect((await readGather(redis, records[1] as string))?.results.map((r) => r.value)).toEqual([
+        'ζ€',
+        '',
+      ]);
+    } finally {
+      redis.disconnect();
+      await store.close();
+    }
+  });
 });
