@@ -12,7 +12,13 @@ import type {
   RunStore,
   StoreWrite,
 } from '../store/types.ts';
-import { EncodedCheckpoint, endedCheckpoint, OnItsWay, snapshot, TakenCheckpoint } from './checkpoint-state.ts';
+import {
+  EncodedCheckpoint,
+  endedCheckpoint,
+  OnItsWay,
+  snapshot,
+  TakenCheckpoint,
+} from './checkpoint-state.ts';
 import { copyJson } from './copy.ts';
 import type { RunEvent } from './events.ts';
 import type { ItemState } from './item-state.ts';
