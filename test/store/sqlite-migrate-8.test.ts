@@ -306,3 +306,43 @@ describe('a version 7 file with pages whose first seq a version 8 key cannot hol
     await store.close();
   });
 });
+
+describe('page keys of a run numbered past 2^21', () => {
+  it('are exact: every page is written and read back, none taken for another', async () => {
+    const file = join(folder.dir, 'many.db');
+    let store = await openSqliteStore(file);
+    await store.commit([runWrite(makeRun('old'))]);
+    await store.close();
+    const { default: Sqlite } = await import('better-sqlite3');
+    const db = new Sqlite(file);
+    // As in a store that has numbered two million runs: its next run's key is past 2^53.
+    db.prepare("UPDATE runs SET num = ? WHERE id = 'old'").run(2 ** 21);
+    db.close();
+    store = await openSqliteStore(file);
+    await store.commit([runWrite(makeRun('a'))]);
+    for (const [from, to] of [
+      [0, 3],
+      [3, 5],
+      [5, 7],
+      [7, 10],
+    ] as const) {
+      await store.commit([{ kind: 'events', runId: 'a', events: engineEvents('a', from, to) }]);
+    }
+    await store.commit([{ kind: 'event', event: makeEvent('a', 10) }]);
+    const seqs = Array.from({ length: 11 }, (_, i) => i);
+    expect((await store.readEvents('a')).map((e) => e.seq)).toEqual(seqs);
+    for (let after = 0; after < 11; after++) {
+      expect((await store.readEvents('a', { after, limit: 2 })).map((e) => e.seq)).toEqual(
+        seqs.slice(after + 1, after + 3),
+      );
+    }
+    await expect(
+      store.commit([{ kind: 'events', runId: 'a', events: engineEvents('a', 4, 6) }]),
+    ).rejects.toMatchObject({ code: 'E_STORE_CONFLICT' });
+    await expect(store.commit([{ kind: 'event', event: makeEvent('a', 6) }])).rejects.toMatchObject({
+      code: 'E_STORE_CONFLICT',
+    });
+    expect(await store.lastEventSeq('a')).toBe(10);
+    await store.close();
+  });
+});
