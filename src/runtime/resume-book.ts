@@ -35,6 +35,13 @@ export class ResumeBook {
     this.items.delete(itemId);
     return saved;
   }
+
+  /** The checkpoint of `itemId` at `frames`, once, when it records the item's ending; else undefined (kept). */
+  takeEnded(itemId: string, frames: readonly PositionFrame[]): ItemCheckpoint | undefined {
+    const saved = this.items.get(itemId);
+    if (saved?.status !== 'ended' || saved.ending === undefined) return undefined;
+    return this.take(itemId, frames);
+  }
 }
 
 function sameFrames(a: readonly PositionFrame[], b: readonly PositionFrame[]): boolean {

@@ -11,7 +11,7 @@ import { type ChildResult, decided } from './kinds/gather.ts';
 import { bodyEnding, type ScatterEntry, scatterChild, settledResult } from './kinds/scatter.ts';
 import type { Prepared } from './prepare.ts';
 import { endingRecord } from './recorder.ts';
-import { endingOf, restoredState } from './resume-book.ts';
+import { endingOf, restoredState, restoreInto } from './resume-book.ts';
 import type { WaitingFor } from './run.ts';
 import type { Ending, RunContext } from './runner.ts';
 import type { Semaphore } from './semaphore.ts';
@@ -114,12 +114,54 @@ class ScatterJob implements ChildTarget {
 
   /** Starts `limit` workers; the target hears once every child has ended, or of the first error that ends a worker. */
   start(limit: number): void {
+    this.settleEnded();
     this.live = limit;
     for (let w = 0; w < limit; w++) this.advance();
   }
 
+  /**
+   * In a resumed run, the children that had ended before the restart settle first, in the order they ended
+   * (their checkpoints' times, then input order), as they settled before it: a `first` gather's value and
+   * when it is decided depend on that order, not on the order the workers reach the children again.
+   */
+  private settleEnded(): void {
+    const book = this.run.durable?.book;
+    if (book === undefined) return;
+    const ended: { index: number; child: ItemState; ending: Ending; at: number }[] = [];
+    for (let index = 0; index < this.list.length; index++) {
+      const fresh = scatterChild(this.entry, index, this.list[index]);
+      const saved = book.takeEnded(fresh.id, fresh.frames ?? []);
+      if (saved?.ending === undefined) continue;
+      let child = fresh;
+      let ending: Ending;
+      if (this.body === undefined) {
+        child = restoredState(saved, fresh);
+        ending = endingOf(saved.ending, this.at.key);
+      } else {
+        restoreInto(saved, fresh);
+        ending = endingOf(saved.ending, saved.position.placement);
+      }
+      ended.push({ index, child, ending, at: saved.updatedAt });
+    }
+    ended.sort((a, b) => a.at - b.at || a.index - b.index);
+    for (const { index, child, ending } of ended) {
+      try {
+        this.settle(index, child, ending);
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
+    }
+  }
+
+  /** Moves past the children that have settled already (ended before a restart). */
+  private skipSettled(): void {
+    while (this.next < this.list.length && this.results[this.next] !== undefined) this.next++;
+  }
+
   /** A worker takes its next child, in a slot of the run-wide limit, or ends when none is left. */
   private advance(): void {
+    this.skipSettled();
     if (this.failure !== undefined || this.next >= this.list.length || this.cancelled) {
       this.workerEnded();
       return;
@@ -139,6 +181,7 @@ class ScatterJob implements ChildTarget {
 
   /** A worker holding a slot starts the next child, or gives the slot back when none is left. */
   private take(): void {
+    this.skipSettled();
     if (this.next >= this.list.length || this.cancelled) {
       this.semaphore?.release();
       this.workerEnded();

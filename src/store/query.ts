@@ -55,13 +55,37 @@ export function decodeCursor(cursor: string | undefined): PagePosition | undefin
 
 /** True when `run` comes after `position` in the newest-first order. */
 export function isAfter(run: RunRecord, position: PagePosition): boolean {
-  return run.createdAt < position.createdAt || (run.createdAt === position.createdAt && run.id < position.id);
+  return (
+    run.createdAt < position.createdAt ||
+    (run.createdAt === position.createdAt && compareIds(run.id, position.id) < 0)
+  );
 }
 
 /** The newest-first order of runs: by creation time, then by id, both descending. */
 export function newestFirst(a: RunRecord, b: RunRecord): number {
   if (a.createdAt !== b.createdAt) return b.createdAt - a.createdAt;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+  return compareIds(b.id, a.id);
+}
+
+/**
+ * Two ids in the order of their UTF-8 bytes (code point order), as SQLite and Redis compare them; `<` on
+ * strings compares UTF-16 code units, which puts a character past U+FFFF (a surrogate pair) before U+E000
+ * to U+FFFF.
+ */
+function compareIds(a: string, b: string): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointRank(x) - codePointRank(y);
+  }
+  return a.length - b.length;
+}
+
+/** A UTF-16 code unit's rank in code point order: surrogates after U+E000 to U+FFFF. */
+function codePointRank(unit: number): number {
+  if (unit >= 0xe000) return unit - 0x800;
+  return unit >= 0xd800 ? unit + 0x2000 : unit;
 }
 
 /** The statuses a prune deletes when it names none: every status of an ended run. */

@@ -5,11 +5,14 @@
  */
 import type { Database } from 'better-sqlite3';
 import { SwitchyardError } from '../errors.ts';
+import { unpageUnkeyable } from './sqlite-migrate-pages.ts';
 
 /** One step of the schema's history: the SQL that moves a file from `version - 1` to `version`. */
 export interface Migration {
   readonly version: number;
   readonly sql: string;
+  /** What the SQL cannot do, run in the same transaction just before it. */
+  readonly before?: (db: Database) => void;
 }
 
 /** The schema version that adds the table of answers; a file read as it is at an older one holds none. */
@@ -173,6 +176,7 @@ export const MIGRATIONS: readonly Migration[] = Object.freeze([
   { version: SHAPED_PAGES_SINCE, sql: '' },
   {
     version: NUMBERED_RUNS_SINCE,
+    before: unpageUnkeyable,
     sql: `
       CREATE TABLE runs_v8 (
         num INTEGER PRIMARY KEY,
@@ -252,7 +256,10 @@ export function migrate(
   const run = db.transaction(() => {
     const from = schemaVersion(db);
     for (const migration of migrations) {
-      if (migration.version > from && migration.version <= target) db.exec(migration.sql);
+      if (migration.version > from && migration.version <= target) {
+        migration.before?.(db);
+        db.exec(migration.sql);
+      }
     }
     if (target <= from) return from;
     db.pragma(`user_version = ${target}`);

@@ -23,6 +23,9 @@ export interface PageQuery {
   readonly upto: number;
 }
 
+// A seq is bound as a real number, and a real plus a key past 2^53 (a run numbered past 2^21) rounds: a key
+// is made with `|`, which reads both as integers, and the seq (at most MAX_PAGE_SEQ) only fills the low bits.
+
 /** Every statement the store runs, except the run listing, whose filters vary. */
 export interface Statements {
   readonly insertRun: Statement;
@@ -177,7 +180,7 @@ function statementMakers(db: Database): Record<keyof Statements, () => Statement
       ),
     insertEvent: () => db.prepare('INSERT INTO events (run_id, seq, type, body) VALUES (?, ?, ?, ?)'),
     insertPage: () =>
-      db.prepare('INSERT INTO event_pages (key, last_seq, body) VALUES ((? << 32) + ?, ?, ?)'),
+      db.prepare('INSERT INTO event_pages (key, last_seq, body) VALUES ((? << 32) | ?, ?, ?)'),
     runNum: () => db.prepare('SELECT num FROM runs WHERE id = ?').pluck(),
     // Pages never overlap, so the page starting last at or before a range's end is the only one that can
     // reach into it.
@@ -185,7 +188,7 @@ function statementMakers(db: Database): Record<keyof Statements, () => Statement
       db
         .prepare(
           `SELECT EXISTS (SELECT 1 FROM events WHERE run_id = ? AND seq BETWEEN ? AND ?)
-           OR coalesce((SELECT last_seq FROM event_pages WHERE key BETWEEN (? << 32) AND (? << 32) + ?
+           OR coalesce((SELECT last_seq FROM event_pages WHERE key BETWEEN (? << 32) AND (? << 32) | ?
                         ORDER BY key DESC LIMIT 1) >= ?, 0)`,
         )
         .pluck(),
@@ -193,7 +196,7 @@ function statementMakers(db: Database): Record<keyof Statements, () => Statement
       db
         .prepare(
           `SELECT last_seq FROM event_pages WHERE key BETWEEN (SELECT num << 32 FROM runs WHERE id = ?)
-           AND (SELECT num << 32 FROM runs WHERE id = ?) + ? ORDER BY key DESC LIMIT 1`,
+           AND (SELECT num << 32 FROM runs WHERE id = ?) | ? ORDER BY key DESC LIMIT 1`,
         )
         .pluck(),
     getRun: () => db.prepare('SELECT * FROM runs WHERE id = ?'),
@@ -223,7 +226,7 @@ function statementMakers(db: Database): Record<keyof Statements, () => Statement
         .prepare(
           `WITH r AS (SELECT num << 32 AS low FROM runs WHERE id = @run)
            SELECT body FROM event_pages, r WHERE key >= coalesce(
-             (SELECT key FROM event_pages WHERE key BETWEEN r.low AND r.low + @upto ORDER BY key DESC LIMIT 1),
+             (SELECT key FROM event_pages WHERE key BETWEEN r.low AND r.low | @upto ORDER BY key DESC LIMIT 1),
              r.low)
            AND key <= r.low + ${MAX_PAGE_SEQ} AND last_seq > @after ORDER BY key`,
         )

@@ -603,6 +603,23 @@ export function storeContract(name: string, open: () => Promise<RunStore>): void
         expect((await store.listRuns()).runs[0]?.id).toBe('late');
       });
 
+      it('orders runs created at once by id as their UTF-8 bytes, as every store compares them', async () => {
+        // U+FFFF comes after U+1F600 in UTF-16 code units (a surrogate, 0xD83D), before it in code points.
+        const ids = ['\u{1F600}', '\uFFFF', 'b', '\u00E4', 'a', 'B', '\u{1F600}x'];
+        await store.commit(ids.map((id) => runWrite(makeRun(id, { createdAt: T0 + 50 }))));
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await store.listRuns({ limit: 2, ...(cursor === undefined ? {} : { cursor }) });
+          seen.push(...page.runs.map((run) => run.id));
+          cursor = page.next;
+        } while (cursor !== undefined);
+        const bytes = (id: string) => Buffer.from(id, 'utf8');
+        const expected = [...ids].sort((a, b) => Buffer.compare(bytes(b), bytes(a)));
+        expect(expected.slice(0, 3)).toEqual(['\u{1F600}x', '\u{1F600}', '\uFFFF']);
+        expect(seen.slice(0, ids.length)).toEqual(expected);
+      });
+
       it('filters by status and by DAG', async () => {
         const ids = async (query: Parameters<RunStore['listRuns']>[0]) =>
           (await store.listRuns(query)).runs.map((run) => run.id);

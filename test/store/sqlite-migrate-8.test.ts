@@ -259,3 +259,90 @@ describe('a version 7 file', () => {
     on.close();
   });
 });
+
+describe('a version 7 file with pages whose first seq a version 8 key cannot hold', () => {
+  it('migrates to 8 with every run reading the events it read at 7, and none of another run', async () => {
+    const file = join(folder.dir, 'odd-seqs.db');
+    const { default: Sqlite } = await import('better-sqlite3');
+    const db = new Sqlite(file);
+    db.pragma('foreign_keys = ON');
+    migrate(db, 7);
+    const sql = prepareStatements(db, 7);
+    db.transaction(() =>
+      applyBatch(sql, [runWrite(makeRun('a')), runWrite(makeRun('b')), runWrite(makeRun('c'))]),
+    )();
+    const odd = (runId: string, seqs: readonly number[]): EventRecord[] =>
+      seqs.map((seq) => ({ runId, seq, type: 'route', body: { type: 'route', seq, runId } }));
+    const page = db.prepare(
+      'INSERT INTO event_pages (run_id, first_seq, last_seq, body) VALUES (?, ?, ?, ?)',
+    );
+    // What a version 7 program wrote for a page of more than one event, whatever its seqs.
+    const pages: [string, number[]][] = [
+      ['a', [0, 1]],
+      ['b', [-3, -2]],
+      ['b', [0.5, 1]],
+      ['b', [2 ** 32, 2 ** 32 + 1]],
+      ['c', [0, 1]],
+    ];
+    for (const [runId, seqs] of pages) {
+      page.run(runId, seqs[0], seqs.at(-1), pageText(runId, odd(runId, seqs), 'the page'));
+    }
+    db.close();
+    const reader = await openSqliteStore(file, { readonly: true });
+    const before = [];
+    for (const id of ['a', 'b', 'c']) before.push((await reader.readEvents(id)).map((e) => e.seq));
+    await reader.close();
+    expect(before).toEqual([
+      [0, 1],
+      [-3, -2, 0.5, 1, 2 ** 32, 2 ** 32 + 1],
+      [0, 1],
+    ]);
+    const store = await openSqliteStore(file);
+    const after = [];
+    for (const id of ['a', 'b', 'c']) after.push((await store.readEvents(id)).map((e) => e.seq));
+    expect(after).toEqual(before);
+    expect(await store.lastEventSeq('a')).toBe(1);
+    expect(await store.lastEventSeq('b')).toBe(2 ** 32 + 1);
+    await store.close();
+  });
+});
+
+describe('page keys of a run numbered past 2^21', () => {
+  it('are exact: every page is written and read back, none taken for another', async () => {
+    const file = join(folder.dir, 'many.db');
+    let store = await openSqliteStore(file);
+    await store.commit([runWrite(makeRun('old'))]);
+    await store.close();
+    const { default: Sqlite } = await import('better-sqlite3');
+    const db = new Sqlite(file);
+    // As in a store that has numbered two million runs: its next run's key is past 2^53.
+    db.prepare("UPDATE runs SET num = ? WHERE id = 'old'").run(2 ** 21);
+    db.close();
+    store = await openSqliteStore(file);
+    await store.commit([runWrite(makeRun('a'))]);
+    for (const [from, to] of [
+      [0, 3],
+      [3, 5],
+      [5, 7],
+      [7, 10],
+    ] as const) {
+      await store.commit([{ kind: 'events', runId: 'a', events: engineEvents('a', from, to) }]);
+    }
+    await store.commit([{ kind: 'event', event: makeEvent('a', 10) }]);
+    const seqs = Array.from({ length: 11 }, (_, i) => i);
+    expect((await store.readEvents('a')).map((e) => e.seq)).toEqual(seqs);
+    for (let after = 0; after < 11; after++) {
+      expect((await store.readEvents('a', { after, limit: 2 })).map((e) => e.seq)).toEqual(
+        seqs.slice(after + 1, after + 3),
+      );
+    }
+    await expect(
+      store.commit([{ kind: 'events', runId: 'a', events: engineEvents('a', 4, 6) }]),
+    ).rejects.toMatchObject({ code: 'E_STORE_CONFLICT' });
+    await expect(store.commit([{ kind: 'event', event: makeEvent('a', 6) }])).rejects.toMatchObject({
+      code: 'E_STORE_CONFLICT',
+    });
+    expect(await store.lastEventSeq('a')).toBe(10);
+    await store.close();
+  });
+});
