@@ -7,10 +7,15 @@ import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { PolicyInput } from '../src/policy/types.ts';
+import { defineNode } from '../src/runtime/node.ts';
 import { createMemoryStore } from '../src/store/memory.ts';
 import { openSqliteStore } from '../src/store/sqlite.ts';
 import type { RunStore, StoreWrite } from '../src/store/types.ts';
+import { doubleAsync, incrementAsync } from './baseline/async-scatter-chain.ts';
 import type { Writing } from './baseline/durable-scatter-chain.ts';
+import { double, increment } from './baseline/scatter-chain.ts';
+import { w2Documents } from './workloads.ts';
 
 /** The stores a durable benchmark runs the engine on. */
 export type StoreKind = 'sqlite-file' | 'sqlite-memory' | 'memory';
@@ -123,4 +128,29 @@ export function writingFor(written: Written, items: number): Writing {
     eventsPerChild: Math.round(written.events / items),
     checkpointsPerBatch: Math.max(1, Math.round(checkpoints / Math.max(1, written.batches))),
   };
+}
+
+/**
+ * W2's documents, nodes and policy for a durable run: synchronous nodes with 64 children in flight, or
+ * asynchronous ones with every child at once.
+ */
+export function durableW2(variant: 'sync' | 'async') {
+  const { child, parent } = w2Documents();
+  const sync = variant === 'sync';
+  const nodes = [
+    defineNode({
+      id: 'urn:bench:double',
+      outputs: ['ok'],
+      run: (item) => (sync ? double(item.data) : doubleAsync(item.data)),
+    }),
+    defineNode({
+      id: 'urn:bench:increment',
+      outputs: ['ok'],
+      run: (item) => (sync ? increment(item.data) : incrementAsync(item.data)),
+    }),
+  ];
+  const policy: PolicyInput = sync
+    ? { placements: { fan: { concurrency: 64 } } }
+    : { defaults: { concurrency: Number.MAX_SAFE_INTEGER } };
+  return { child, parent, nodes, policy };
 }

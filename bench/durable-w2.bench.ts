@@ -13,15 +13,14 @@ import { spawnSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { libraryOf } from '../src/document/load.ts';
-import type { PolicyInput } from '../src/policy/types.ts';
 import { createDispatcher } from '../src/runtime/dispatcher.ts';
-import { defineNode } from '../src/runtime/node.ts';
 import type { RunStore } from '../src/store/types.ts';
-import { asyncScatterChain, doubleAsync, incrementAsync } from './baseline/async-scatter-chain.ts';
+import { asyncScatterChain } from './baseline/async-scatter-chain.ts';
 import { durableScatterChain, type Writing } from './baseline/durable-scatter-chain.ts';
-import { double, increment, scatterChain } from './baseline/scatter-chain.ts';
+import { scatterChain } from './baseline/scatter-chain.ts';
 import {
   countingStore,
+  durableW2,
   openStore,
   STORE_LABELS,
   type StoreKind,
@@ -31,12 +30,10 @@ import {
   writingFor,
 } from './durable-common.ts';
 import { median, printTable } from './stats.ts';
-import { w2Documents } from './workloads.ts';
 
 const ITEMS = Number(process.env.ITEMS ?? 10_000);
 const REPS = Number(process.env.REPS ?? 7);
 const CONCURRENCY = 64;
-const UNBOUNDED = Number.MAX_SAFE_INTEGER;
 const TARGET_PER_SECOND = 100_000;
 
 type Variant = 'sync' | 'async';
@@ -58,23 +55,7 @@ interface Figures {
 }
 
 function dispatcherFor(variant: Variant, store: RunStore | undefined) {
-  const { child, parent } = w2Documents();
-  const sync = variant === 'sync';
-  const nodes = [
-    defineNode({
-      id: 'urn:bench:double',
-      outputs: ['ok'],
-      run: (item) => (sync ? double(item.data) : doubleAsync(item.data)),
-    }),
-    defineNode({
-      id: 'urn:bench:increment',
-      outputs: ['ok'],
-      run: (item) => (sync ? increment(item.data) : incrementAsync(item.data)),
-    }),
-  ];
-  const policy: PolicyInput = sync
-    ? { placements: { fan: { concurrency: CONCURRENCY } } }
-    : { defaults: { concurrency: UNBOUNDED } };
+  const { child, parent, nodes, policy } = durableW2(variant);
   const dispatcher = createDispatcher({
     nodes,
     library: libraryOf([child]),

@@ -11,17 +11,12 @@
 import {
   createDispatcher,
   createMemoryStore,
-  defineNode,
   libraryOf,
   openSqliteStore,
   type RunStore,
 } from '../../src/index.ts';
-import type { PolicyInput } from '../../src/policy/types.ts';
-import { doubleAsync, incrementAsync } from '../baseline/async-scatter-chain.ts';
-import { double, increment } from '../baseline/scatter-chain.ts';
-import { scratchFolder } from '../durable-common.ts';
+import { durableW2, scratchFolder } from '../durable-common.ts';
 import { median } from '../stats.ts';
-import { w2Documents } from '../workloads.ts';
 
 type Mode = 'none' | 'discarded' | 'file';
 const MODES: readonly Mode[] = ['none', 'discarded', 'file'];
@@ -43,23 +38,7 @@ function nothing(store: RunStore): RunStore {
 }
 
 async function main(variant: 'sync' | 'async', items: number, reps: number): Promise<void> {
-  const { child, parent } = w2Documents();
-  const sync = variant === 'sync';
-  const nodes = [
-    defineNode({
-      id: 'urn:bench:double',
-      outputs: ['ok'],
-      run: (item) => (sync ? double(item.data) : doubleAsync(item.data)),
-    }),
-    defineNode({
-      id: 'urn:bench:increment',
-      outputs: ['ok'],
-      run: (item) => (sync ? increment(item.data) : incrementAsync(item.data)),
-    }),
-  ];
-  const policy: PolicyInput = sync
-    ? { placements: { fan: { concurrency: 64 } } }
-    : { defaults: { concurrency: Number.MAX_SAFE_INTEGER } };
+  const { child, parent, nodes, policy } = durableW2(variant);
   const dispatcher = createDispatcher({ nodes, library: libraryOf([child]), policy });
   const xs = Array.from({ length: items }, (_, i) => i);
   const folder = scratchFolder('switchyard-durable-w2-split-');
