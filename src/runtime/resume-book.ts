@@ -36,6 +36,11 @@ export class ResumeBook {
     return saved;
   }
 
+  /** True once every checkpoint has been handed out: nothing of the restart is left to find. */
+  get empty(): boolean {
+    return this.items.size === 0;
+  }
+
   /** The checkpoint of `itemId` at `frames`, once, when it records the item's ending; else undefined (kept). */
   takeEnded(itemId: string, frames: readonly PositionFrame[]): ItemCheckpoint | undefined {
     const saved = this.items.get(itemId);

@@ -125,8 +125,9 @@ class ScatterJob implements ChildTarget {
    * when it is decided depend on that order, not on the order the workers reach the children again.
    */
   private settleEnded(): void {
+    // Once the restart's checkpoints are all handed out, a scatter has no ended child to find.
     const book = this.run.durable?.book;
-    if (book === undefined) return;
+    if (book === undefined || book.empty) return;
     const ended: { index: number; child: ItemState; ending: Ending; at: number }[] = [];
     for (let index = 0; index < this.list.length; index++) {
       const fresh = scatterChild(this.entry, index, this.list[index]);
