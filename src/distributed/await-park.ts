@@ -8,6 +8,7 @@
  * one of them moves the item. What the wait does (token, deadline, events, outcomes) is the await kind's
  * (`kinds/await.ts`); this module only holds the item.
  */
+
 import type { Queue } from 'bullmq';
 import type { GivenAnswer } from '../awaits/answer-check.ts';
 import { checkAnswer } from '../awaits/answer-check.ts';
@@ -15,6 +16,7 @@ import type { ParkedItem } from '../awaits/desk.ts';
 import type { AwaitPlacement } from '../document/model.ts';
 import { isSwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import { wallElapsed } from '../policy/clock.ts';
 import type { ItemState } from '../runtime/item-state.ts';
 import {
   answeredOutcome,
@@ -244,7 +246,7 @@ export function resumeParked(
 ): Transition | Spawn {
   const { record } = taken;
   const clock = scope.clock;
-  const started = clock.now() - (clock.wallNow() - record.startedWall);
+  const started = clock.now() - wallElapsed(clock, record.startedWall);
   item.carry.waiting = 'answer';
   if (taken.answer === undefined) {
     const ev = scope.run.events;

@@ -3,6 +3,7 @@ import type { Redis } from 'ioredis';
 import type { GatherPlacement } from '../document/model.ts';
 import { SwitchyardError } from '../errors.ts';
 import type { CompiledPlacement } from '../graph/compile.ts';
+import { wallElapsed } from '../policy/clock.ts';
 import type { Clock, Random } from '../policy/types.ts';
 import { engineFailure } from '../runtime/error-summary.ts';
 import { isThenable } from '../runtime/execute.ts';
@@ -35,11 +36,12 @@ import {
 import { JobScope, type KnownRun, revive } from './job-scope.ts';
 import { journalInStore } from './journal-sink.ts';
 import { entryTag, runKeys } from './keys.ts';
+import { KnownModelsCache } from './known-models.ts';
 import { later, leaveForAnother } from './later-jobs.ts';
 import type { ChildCount } from './ledger.ts';
 import { claimInput, runPhaseJob } from './phase-processor.ts';
 import { RedisGates } from './redis-gates.ts';
-import { readSpec } from './run-spec.ts';
+import { loadedSpec, readSpecJson } from './run-spec.ts';
 import {
   addGathered,
   childCount,
@@ -50,7 +52,7 @@ import {
   type Wiring,
 } from './scatter-jobs.ts';
 import { childSlotOf, queueDelay, releaseSlot, type Slot, slotOf, takeSlot } from './slots.ts';
-import { lacksNode, WorkerAdmissions } from './worker-admissions.ts';
+import { lacksNode } from './worker-admissions.ts';
 
 export { ITEM_JOB_OPTIONS } from './scatter-jobs.ts';
 
@@ -87,7 +89,8 @@ export interface ProcessorSetup {
  */
 export class ItemProcessor {
   private readonly runs = new Map<string, Promise<KnownRun>>();
-  private readonly registry: NodeRegistry;
+  /** The documents and policies of the runs carried, loaded and prepared once for every run sharing them. */
+  private readonly models: KnownModelsCache;
   private readonly redis: Redis;
   private readonly queue: Queue;
   private readonly prefix: string;
@@ -103,7 +106,6 @@ export class ItemProcessor {
   private readonly gates: RedisGates;
 
   constructor(setup: ProcessorSetup) {
-    this.registry = setup.registry;
     this.redis = setup.redis;
     this.queue = setup.queue;
     this.prefix = setup.prefix;
@@ -114,6 +116,7 @@ export class ItemProcessor {
     this.random = setup.random;
     this.tracing = setup.tracing;
     this.parents = new GatherParents(setup.redis);
+    this.models = new KnownModelsCache(setup.registry);
     this.gates = new RedisGates({
       redis: setup.redis,
       prefix: setup.prefix,
@@ -199,7 +202,7 @@ export class ItemProcessor {
         const carry = carryOf(parent.delays);
         const at = placementOf(prep, parent.at, job.runId);
         const clock = scope.clock;
-        const started = clock.now() - (clock.wallNow() - parent.startedWall);
+        const started = clock.now() - wallElapsed(clock, parent.startedWall);
         // The parent stood at its placement, its node done, while its children ran (as in process).
         carry.waiting = 'node';
         let moved: Transition;
@@ -463,8 +466,9 @@ export class ItemProcessor {
 
   private async load(runId: string): Promise<KnownRun> {
     const keys = runKeys(this.prefix, runId);
-    const spec = await readSpec(this.redis, keys.spec, runId);
-    const admissions = new WorkerAdmissions(this.registry, spec.library, spec.policy);
+    const json = await readSpecJson(this.redis, keys.spec, runId);
+    const { models, admissions } = await this.models.of(json, runId);
+    const spec = loadedSpec(json, models);
     const env: RunEnvironment = {
       services: this.services,
       policy: spec.policy,

@@ -13,11 +13,13 @@
  * doubled up to 1 s), so across workers the order among those is only roughly their arrival. A job that
  * waits at a gate holds its worker's job slot meanwhile.
  */
+
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { tellPassed } from '../gates/gate-events.ts';
 import type { GateClosing, GateEntry, GateKeyView, GateLate, GatePass, Gates } from '../gates/gates.ts';
 import type { GateRef, GateWhy } from '../gates/types.ts';
+import { wallElapsed } from '../policy/clock.ts';
 import type { Clock } from '../policy/types.ts';
 import { askGate, closeGate, type GateAnswer, giveBackStart, leaveGate } from './gate-scripts.ts';
 import { askOf, pollFor, runOf, sleepUntil, waitTeller } from './gate-wait.ts';
@@ -193,7 +195,7 @@ export class RedisGates implements Gates {
     local.running++;
     let left = false;
     return {
-      waitedMs: this.clock.wallNow() - since,
+      waitedMs: wallElapsed(this.clock, since),
       leave: () => {
         if (left) return;
         left = true;
@@ -214,7 +216,7 @@ export class RedisGates implements Gates {
   /** The deadline comes before the execution could start: it waits until then and is let go. */
   private async late(entry: GateEntry, since: number): Promise<GateLate> {
     await sleepUntil(this.clock, entry.latest, entry.signal);
-    return { late: true, waitedMs: this.clock.wallNow() - since };
+    return { late: true, waitedMs: wallElapsed(this.clock, since) };
   }
 
   private keyOf(ref: GateRef): LocalKey {

@@ -72,8 +72,15 @@ export interface LoadedSpec {
   readonly trace: string | undefined;
 }
 
-/** Reads and loads the spec of run `runId` from `key`; refuses a missing run or a newer format. */
-export async function readSpec(redis: Redis, key: string, runId: string): Promise<LoadedSpec> {
+/** The documents and policy of a loaded spec: what runs of the same documents under the same policy share. */
+export interface SpecModels {
+  readonly dag: Dag;
+  readonly library: ReturnType<typeof libraryOf>;
+  readonly policy: RuntimePolicy;
+}
+
+/** Reads the spec of run `runId` from `key`, unloaded; refuses a missing run or a newer format. */
+export async function readSpecJson(redis: Redis, key: string, runId: string): Promise<RunSpec> {
   const text = await redis.get(key);
   if (text === null) {
     throw new SwitchyardError(
@@ -88,12 +95,27 @@ export async function readSpec(redis: Redis, key: string, runId: string): Promis
       `run '${runId}' was submitted in format ${spec.v}, newer than this worker's ${JOB_FORMAT}; upgrade the worker`,
     );
   }
+  return spec;
+}
+
+/** The text two specs share exactly when their documents and policy are the same. */
+export function modelsKey(spec: RunSpec): string {
+  return JSON.stringify([spec.v, spec.dag, spec.library, spec.policy]);
+}
+
+/** Loads the documents and policy of `spec` (JSON-LD, then the models). */
+export async function loadSpecModels(spec: RunSpec, runId: string): Promise<SpecModels> {
   const dag = await loadModel(spec.dag, runId);
   const docs = await Promise.all(spec.library.map((doc) => loadModel(doc, runId)));
+  return { dag, library: libraryOf(docs), policy: resolveRecordedPolicy(spec.policy) };
+}
+
+/** The run's own fields of `spec` beside its loaded `models`. */
+export function loadedSpec(spec: RunSpec, models: SpecModels): LoadedSpec {
   return {
-    dag,
-    library: libraryOf(docs),
-    policy: resolveRecordedPolicy(spec.policy),
+    dag: models.dag,
+    library: models.library,
+    policy: models.policy,
     deadlineAt: spec.deadlineAt ?? undefined,
     items: spec.items,
     trace: typeof spec.trace === 'string' ? spec.trace : undefined,

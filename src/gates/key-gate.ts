@@ -3,6 +3,7 @@
  * queue of waiters served in arrival order, with one timer for the head of the queue, through the
  * dispatcher's clock.
  */
+import { wallElapsed } from '../policy/clock.ts';
 import type { Clock } from '../policy/types.ts';
 import { unwatchAbort, watchAbort } from '../runtime/abort-watch.ts';
 import type { EventStream } from '../runtime/event-stream.ts';
@@ -77,7 +78,7 @@ export class KeyGate {
       if (waiter.deadline !== undefined) {
         const ms = Math.max(0, entry.latest - now);
         this.clock.sleep(ms, waiter.deadline.signal).then(
-          () => this.drop(waiter, { late: true, waitedMs: this.clock.wallNow() - waiter.since }),
+          () => this.drop(waiter, { late: true, waitedMs: wallElapsed(this.clock, waiter.since) }),
           () => {},
         );
       }

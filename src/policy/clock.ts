@@ -55,6 +55,18 @@ export const systemClock: Clock = Object.freeze({
 });
 
 /**
+ * How much wall time has passed on `clock` since the wall time `since`, never less than 0: `since` may have
+ * been read on another host, or before the wall clock was set back, and neither makes a wait shorter than
+ * none.
+ *
+ * @example
+ * wallElapsed({ ...systemClock, wallNow: () => 1_000 }, 4_000); // 0
+ */
+export function wallElapsed(clock: Pick<Clock, 'wallNow'>, since: number): number {
+  return Math.max(0, clock.wallNow() - since);
+}
+
+/**
  * `clock` itself when it reads wall time, else a clock with its `now` and `sleep` and the system's wall time:
  * a clock written before `wallNow` existed keeps working, and HTTP-dates are still measured against real
  * wall time rather than its own time line.

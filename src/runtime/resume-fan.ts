@@ -7,6 +7,7 @@
  * off at once), and the parent's step does not run again: no second `placement.start`, no visit counted
  * twice, as a child actor's state held in its parent's snapshot is all a restart of an actor needs.
  */
+import { wallElapsed } from '../policy/clock.ts';
 import type { CheckpointState } from '../store/types.ts';
 import { fanChildren } from './fan-out.ts';
 import type { RunContext } from './runner.ts';
@@ -51,7 +52,7 @@ export function parkedFanOf(state: CheckpointState): ParkedFan | undefined {
  */
 export function refannedOut(run: RunContext, item: ItemAt, parked: ParkedFan): FanOut | Transition {
   const { clock } = run;
-  const started = clock.now() - (clock.wallNow() - parked.since);
+  const started = clock.now() - wallElapsed(clock, parked.since);
   item.carry.waiting = 'node';
   const children = fanChildren(run, item, parked.visit);
   if ('error' in children) return transit(run, item, children, started);

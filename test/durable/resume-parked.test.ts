@@ -42,13 +42,15 @@ interface Interrupted {
 
 /**
  * Runs `dag` over `items` in process 1 until `stop` sees its event (the run is aborted there), hands what it
- * left to `edit` (an older engine's records), then resumes it in process 2.
+ * left to `edit` (an older engine's records), then resumes it in process 2, whose wall clock starts `behindMs`
+ * before the time process 1 stopped (a host whose clock is behind).
  */
 async function interrupted(
   store: RunStore,
   run: { readonly dag: Dag; readonly items: readonly Record<string, unknown>[]; readonly runId: string },
   stop: (event: RunEvent) => boolean,
   edit?: (left: readonly ItemCheckpoint[]) => Promise<void>,
+  behindMs = 0,
 ): Promise<Interrupted> {
   const log = newLog();
   const p1 = { n: 1, clock: processClock(), dead: () => false };
@@ -66,7 +68,7 @@ async function interrupted(
   expect(first.status).toBe('aborted');
   const left = await store.listCheckpoints(run.runId);
   await edit?.(left);
-  const p2 = { n: 2, clock: processClock(p1.clock.wallNow()), dead: () => false };
+  const p2 = { n: 2, clock: processClock(p1.clock.wallNow() - behindMs), dead: () => false };
   const result = await scenarioDispatcher(p2, log, store).resume(run.runId);
   const executions = log.executions.map((line) => line.split('|').slice(0, 4).join('|'));
   return { left, result, events: await storedEvents(store, run.runId), executions };
@@ -223,6 +225,22 @@ describe.each(STORES)('a resumed run parks its parents again on their children (
     expect(streamProblems(run.events, 1)).toEqual([]);
     await store.close();
   });
+
+  // The node-bodied scatter's children wait in no back-off, whose recorded wall time would hold the
+  // resumed run until the behind clock passes it.
+  it.each([['a scatter', NODE_SCATTER, nodeStop, 'fan']] as const)(
+    '%s resumed on a host whose clock is behind the stopped one ends its placement with no negative duration',
+    async (_what, scenario, stop, placement) => {
+      const store = await open();
+      const run = await interrupted(store, scenario, stop, undefined, 3_600_000);
+      expect(outcomeOf(run.result)).toEqual(outcomeOf(await uninterrupted(open, scenario)));
+      const end = run.events.find(
+        (e) => e.type === 'placement.end' && e.item === '1' && e.placement === placement,
+      );
+      expect((end as { durationMs: number } | undefined)?.durationMs).toBeGreaterThanOrEqual(0);
+      await store.close();
+    },
+  );
 
   it.each([
     ['a scatter', SCATTER, scatterStop, 'fan'],

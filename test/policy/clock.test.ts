@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { systemClock } from '../../src/policy/clock.ts';
+import { systemClock, wallElapsed } from '../../src/policy/clock.ts';
 import { createVirtualClock } from '../../src/policy/virtual-clock.ts';
 
 async function settle(promise: Promise<unknown>): Promise<{ ok: boolean; value: unknown }> {
@@ -169,5 +169,14 @@ describe('system clock', () => {
       elapsed.push(systemClock.now() - start);
     }
     expect(Math.min(...elapsed)).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe('wall time elapsed', () => {
+  it('is the wall time passed since, and 0 when the clock reads a time before it', () => {
+    const clock = createVirtualClock({ wallStart: 10_000 });
+    expect(wallElapsed(clock, 4_000)).toBe(6_000);
+    expect(wallElapsed(clock, 10_000)).toBe(0);
+    expect(wallElapsed(clock, 13_000)).toBe(0);
   });
 });

@@ -1,0 +1,50 @@
+import type { NodeRegistry } from '../runtime/node.ts';
+import { loadSpecModels, modelsKey, type RunSpec, type SpecModels } from './run-spec.ts';
+import { WorkerAdmissions } from './worker-admissions.ts';
+
+/** A spec's documents and policy as a worker loaded them, and their admissions (compiled and prepared). */
+export interface KnownModels {
+  readonly models: SpecModels;
+  readonly admissions: WorkerAdmissions;
+}
+
+/** How many sets of documents and policy a worker keeps loaded at most. */
+const KEPT = 32;
+
+/**
+ * The documents and policies of the runs a worker carries, loaded, compiled and prepared once for every run
+ * that shares them. Submitters mostly run the same few documents under the same policy many times; loading
+ * them again per run would expand their JSON-LD and compile them again, and would hand the hot path new
+ * objects in every run, on which V8's optimised code for the last run no longer fits. The most recently used
+ * {@link KEPT} are kept; a load that failed is not kept, so the next run tries again.
+ */
+export class KnownModelsCache {
+  private readonly known = new Map<string, Promise<KnownModels>>();
+
+  constructor(private readonly registry: NodeRegistry) {}
+
+  /** The loaded models of `spec`, from run `runId` when they were not loaded yet. */
+  of(spec: RunSpec, runId: string): Promise<KnownModels> {
+    const key = modelsKey(spec);
+    const kept = this.known.get(key);
+    if (kept !== undefined) {
+      // Most recently used last, so the first in the map is the one to let go.
+      this.known.delete(key);
+      this.known.set(key, kept);
+      return kept;
+    }
+    const loading = loadSpecModels(spec, runId).then((models) => ({
+      models,
+      admissions: new WorkerAdmissions(this.registry, models.library, models.policy),
+    }));
+    this.known.set(key, loading);
+    loading.catch(() => {
+      if (this.known.get(key) === loading) this.known.delete(key);
+    });
+    if (this.known.size > KEPT) {
+      const oldest = this.known.keys().next().value as string;
+      this.known.delete(oldest);
+    }
+    return loading;
+  }
+}
