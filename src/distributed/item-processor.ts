@@ -12,7 +12,7 @@ import { bodyEnding } from '../runtime/kinds/scatter.ts';
 import type { NodeRegistry } from '../runtime/node.ts';
 import type { Prepared } from '../runtime/prepare.ts';
 import { ownValue } from '../runtime/record.ts';
-import type { Ending, RunEnvironment } from '../runtime/runner.ts';
+import type { Ending } from '../runtime/runner.ts';
 import { bodyOutcome } from '../runtime/scatter.ts';
 import { fanIn, fanStep, freshCarry, type ItemCarry, step, type Transition } from '../runtime/step.ts';
 import type { TaskOutcome } from '../runtime/task.ts';
@@ -35,13 +35,12 @@ import {
 } from './job-data.ts';
 import { JobScope, type KnownRun, revive } from './job-scope.ts';
 import { journalInStore } from './journal-sink.ts';
-import { entryTag, runKeys } from './keys.ts';
-import { KnownModelsCache } from './known-models.ts';
+import { entryTag } from './keys.ts';
+import { KnownRuns } from './known-runs.ts';
 import { later, leaveForAnother } from './later-jobs.ts';
 import type { ChildCount } from './ledger.ts';
 import { claimInput, runPhaseJob } from './phase-processor.ts';
 import { RedisGates } from './redis-gates.ts';
-import { loadedSpec, readSpecJson } from './run-spec.ts';
 import {
   addGathered,
   childCount,
@@ -88,17 +87,13 @@ export interface ProcessorSetup {
  * store (see `deliver.ts`).
  */
 export class ItemProcessor {
-  private readonly runs = new Map<string, Promise<KnownRun>>();
-  /** The documents and policies of the runs carried, loaded and prepared once for every run sharing them. */
-  private readonly models: KnownModelsCache;
+  /** The runs this worker carries, each read once for the jobs it takes (see {@link KnownRuns}). */
+  private readonly runs: KnownRuns;
   private readonly redis: Redis;
   private readonly queue: Queue;
-  private readonly prefix: string;
-  private readonly services: unknown;
   private readonly store: RunStore | undefined;
   private readonly faults: ProcessorFaults;
   private readonly clock: Clock;
-  private readonly random: Random;
   private readonly tracing: (() => Promise<Tracing>) | undefined;
   /** The parents of the gather records whose children this worker carries, read once each. */
   private readonly parents: GatherParents;
@@ -108,15 +103,11 @@ export class ItemProcessor {
   constructor(setup: ProcessorSetup) {
     this.redis = setup.redis;
     this.queue = setup.queue;
-    this.prefix = setup.prefix;
-    this.services = setup.services;
     this.store = setup.store;
     this.faults = setup.faults;
     this.clock = setup.clock;
-    this.random = setup.random;
     this.tracing = setup.tracing;
     this.parents = new GatherParents(setup.redis);
-    this.models = new KnownModelsCache(setup.registry);
     this.gates = new RedisGates({
       redis: setup.redis,
       prefix: setup.prefix,
@@ -128,6 +119,7 @@ export class ItemProcessor {
             `switchyard worker: a call to Redis for a gate failed (${(error as Error).message}); items at gates wait and try again with back-off. Check that Redis runs and answers`,
         ),
     });
+    this.runs = new KnownRuns({ ...setup, gates: this.gates });
   }
 
   /**
@@ -139,7 +131,7 @@ export class ItemProcessor {
    */
   async process(data: unknown, reportId?: string, jobId?: string): Promise<void> {
     const read = readJob(data);
-    const known = await this.runOf(read.runId);
+    const known = await this.runs.of(read.runId);
     const scope = new JobScope(known, read.runId, this.clock);
     const job = read.kind === 'child' ? await this.childJob(scope, read) : read;
     // A child whose gather record is gone belongs to a run that was closed: there is nothing to carry.
@@ -450,37 +442,6 @@ export class ItemProcessor {
     if (prep === undefined)
       throw new SwitchyardError('E_UNKNOWN_DAG', `run '${runId}' has no document '${dag ?? ''}'`);
     return prep;
-  }
-
-  /** The run's spec and prepared DAG, read once per run and worker. */
-  private runOf(runId: string): Promise<KnownRun> {
-    let known = this.runs.get(runId);
-    if (known === undefined) {
-      known = this.load(runId);
-      this.runs.set(runId, known);
-      // A failed read is not kept: the next job of the run tries again.
-      known.catch(() => this.runs.delete(runId));
-    }
-    return known;
-  }
-
-  private async load(runId: string): Promise<KnownRun> {
-    const keys = runKeys(this.prefix, runId);
-    const json = await readSpecJson(this.redis, keys.spec, runId);
-    const { models, admissions } = await this.models.of(json, runId);
-    const spec = loadedSpec(json, models);
-    const env: RunEnvironment = {
-      services: this.services,
-      policy: spec.policy,
-      clock: this.clock,
-      random: this.random,
-      library: spec.library,
-      gates: this.gates,
-      dispatcher: 'createDistributedDispatcher',
-      prepareDag: (dag) => admissions.root(dag),
-      prepareIri: (iri) => admissions.iri(iri),
-    };
-    return { spec, env, prep: admissions.root(spec.dag), keys };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { NodeRegistry } from '../runtime/node.ts';
+import { KeptLoads } from './kept-loads.ts';
 import { loadSpecModels, modelsKey, type RunSpec, type SpecModels } from './run-spec.ts';
 import { WorkerAdmissions } from './worker-admissions.ts';
 
@@ -19,32 +20,17 @@ const KEPT = 32;
  * {@link KEPT} are kept; a load that failed is not kept, so the next run tries again.
  */
 export class KnownModelsCache {
-  private readonly known = new Map<string, Promise<KnownModels>>();
+  private readonly known = new KeptLoads<KnownModels>(KEPT);
 
   constructor(private readonly registry: NodeRegistry) {}
 
   /** The loaded models of `spec`, from run `runId` when they were not loaded yet. */
   of(spec: RunSpec, runId: string): Promise<KnownModels> {
-    const key = modelsKey(spec);
-    const kept = this.known.get(key);
-    if (kept !== undefined) {
-      // Most recently used last, so the first in the map is the one to let go.
-      this.known.delete(key);
-      this.known.set(key, kept);
-      return kept;
-    }
-    const loading = loadSpecModels(spec, runId).then((models) => ({
-      models,
-      admissions: new WorkerAdmissions(this.registry, models.library, models.policy),
-    }));
-    this.known.set(key, loading);
-    loading.catch(() => {
-      if (this.known.get(key) === loading) this.known.delete(key);
-    });
-    if (this.known.size > KEPT) {
-      const oldest = this.known.keys().next().value as string;
-      this.known.delete(oldest);
-    }
-    return loading;
+    return this.known.of(modelsKey(spec), () =>
+      loadSpecModels(spec, runId).then((models) => ({
+        models,
+        admissions: new WorkerAdmissions(this.registry, models.library, models.policy),
+      })),
+    );
   }
 }

@@ -1,8 +1,10 @@
 /**
  * A worker loads, compiles and prepares the documents and policy of a run once for every run that shares
- * them, keeps the most recently used, and tries again after a load that failed.
+ * them, keeps the most recently used, and tries again after a load that failed; the runs it reads are kept
+ * the same way (see `KeptLoads`), so a worker holds what its current runs need, not every run it carried.
  */
 import { describe, expect, it } from 'vitest';
+import { KeptLoads } from '../../src/distributed/kept-loads.ts';
 import { KnownModelsCache } from '../../src/distributed/known-models.ts';
 import { type RunSpec, specOf } from '../../src/distributed/run-spec.ts';
 import { dag } from '../../src/document/builder.ts';
@@ -69,5 +71,38 @@ describe('the models a worker keeps', () => {
     const reloaded = await cache.of(specFor('urn:test:1'), 'run');
     expect(reloaded).not.toBe(kept[1]);
     expect(reloaded.models.dag.id).toBe('urn:test:1');
+  });
+});
+
+describe('loads kept by key', () => {
+  it('holds at most as many as it was given, loading each key once while it is kept', async () => {
+    const loads: string[] = [];
+    const kept = new KeptLoads<string>(3);
+    const of = (key: string) =>
+      kept.of(key, async () => {
+        loads.push(key);
+        return key.toUpperCase();
+      });
+    for (const key of ['a', 'b', 'c', 'a', 'd', 'a', 'b']) expect(await of(key)).toBe(key.toUpperCase());
+    // 'd' let 'b' go (the least recently used then); 'b' again let 'c' go.
+    expect(loads).toEqual(['a', 'b', 'c', 'd', 'b']);
+    expect(kept.size).toBe(3);
+    await of('c');
+    expect(loads.at(-1)).toBe('c');
+    expect(kept.size).toBe(3);
+  });
+
+  it('does not keep a failed load', async () => {
+    const kept = new KeptLoads<number>(3);
+    let tries = 0;
+    const load = async () => {
+      tries += 1;
+      if (tries === 1) throw new Error('Redis away');
+      return tries;
+    };
+    await expect(kept.of('run', load)).rejects.toThrow('Redis away');
+    expect(kept.size).toBe(0);
+    expect(await kept.of('run', load)).toBe(2);
+    expect(await kept.of('run', load)).toBe(2);
   });
 });
