@@ -14,7 +14,7 @@ import { type CompiledDag, compile } from '../graph/compile.ts';
 import { deepFreeze } from '../policy/defaults.ts';
 import type { RuntimePolicy } from '../policy/types.ts';
 import type { NodeRegistry } from './node.ts';
-import { isCompiled, missingParts, type Prepared, prepare } from './prepare.ts';
+import { isCompiled, missingParts, type Prepared, prepare, reachOf } from './prepare.ts';
 
 /** A frozen deep copy of a model: the form that is analysed, compiled and run. */
 function snapshot(dag: Dag): Dag {
@@ -113,10 +113,10 @@ export class Admissions {
     // call gets each one analysed when it is about to run.
     const analysed = new Set(reached);
     let rootPrep: Prepared | undefined;
-    const awaits = reached.some((dag) => dag.placements.some((p) => p.kind === 'await'));
+    const reach = reachOf(reached);
     for (const [original, copy] of copies) {
       if (!analysed.has(copy)) continue;
-      const prep = prepare(compile(copy), this.policy, this.registry, awaits);
+      const prep = prepare(compile(copy), this.policy, this.registry, reach);
       this.admitted.set(original, prep);
       if (copy === root) rootPrep = prep;
     }

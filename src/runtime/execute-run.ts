@@ -53,6 +53,7 @@ export async function executeRun(
     deadlineMs === undefined ? Number.POSITIVE_INFINITY : startedAt + deadlineMs,
   );
   run.runId = runId;
+  if (!prep.fans) run.mostAtOnce = states.length;
   // Only a run that may park is listed for answers: a run of a document without awaits pays nothing.
   if (prep.awaits) {
     run.rootDag = prep.compiled.dag;

@@ -15,6 +15,12 @@ export interface Prepared {
   readonly nodes: readonly (NodeDefinition | undefined)[];
   /** By placement index: the node IRI the placement names, if any. */
   readonly nodeIris: readonly (string | undefined)[];
+  /**
+   * By placement index: the finite concurrency limit of the placement's items (a task's executions, a
+   * scatter's children in flight), at least 1; undefined where there is none (a batch node's task, whose
+   * `maxBatch` is its limit, and an unbounded placement).
+   */
+  readonly limits: readonly (number | undefined)[];
   /** By placement index: the gate of the policy a task's or node-bodied scatter's executions pass through. */
   readonly gates: readonly (GatePolicy | undefined)[];
   /**
@@ -22,6 +28,19 @@ export interface Prepared {
    * embeds or scatters through has one. Only such a run is listed for answers given to its dispatcher.
    */
   readonly awaits: boolean;
+  /**
+   * True when an item of a run of this document may have children that run beside it and each other: this
+   * document or one it embeds or scatters through has a scatter. In a run of a document without one, no
+   * more items are ever at a placement at once than the run has input items (an embed's parent waits while
+   * its one child runs), so a concurrency limit at least that high never holds anyone back.
+   */
+  readonly fans: boolean;
+}
+
+/** What a run of a document may reach through the documents it embeds or scatters over (see {@link Prepared}). */
+export interface Reach {
+  readonly awaits: boolean;
+  readonly fans: boolean;
 }
 
 /** True when `value` is already a compiled DAG rather than a model. */
@@ -34,25 +53,39 @@ export function prepare(
   compiled: CompiledDag,
   policy: RuntimePolicy,
   registry: NodeRegistry,
-  awaits = compiled.dag.placements.some((p) => p.kind === 'await'),
+  reach: Reach = reachOf([compiled.dag]),
 ): Prepared {
   const nodeIris = compiled.placements.map(({ placement }) =>
     placement.kind === 'task' || placement.kind === 'phase' || placement.kind === 'scatter'
       ? placement.node
       : undefined,
   );
+  const timings = compiled.placements.map((p, i) => timingFor(policy, compiled.dag.id, p.key, nodeIris[i]));
+  const nodes = nodeIris.map((iri) => (iri === undefined ? undefined : registry.get(iri)));
   return {
     compiled,
-    awaits,
+    awaits: reach.awaits,
+    fans: reach.fans,
     nodeIris,
-    timings: compiled.placements.map((p, i) => timingFor(policy, compiled.dag.id, p.key, nodeIris[i])),
-    nodes: nodeIris.map((iri) => (iri === undefined ? undefined : registry.get(iri))),
+    timings,
+    nodes,
+    limits: compiled.placements.map(({ placement }, i) => {
+      const limit = timings[i]?.concurrency;
+      if (placement.kind === 'task' && nodes[i]?.batch !== undefined) return undefined;
+      return limit !== undefined && Number.isFinite(limit) ? Math.max(1, limit) : undefined;
+    }),
     gates: compiled.placements.map((p, i) =>
       nodeIris[i] === undefined || p.placement.kind === 'phase'
         ? undefined
         : gateOfPlacement(policy.gates, compiled.dag.id, p, nodeIris[i]),
     ),
   };
+}
+
+/** What runs of `dags` (a document and those it reaches) may do: park at an await, fan out at a scatter. */
+export function reachOf(dags: readonly Dag[]): Reach {
+  const has = (kind: string) => dags.some((dag) => dag.placements.some((p) => p.kind === kind));
+  return { awaits: has('await'), fans: has('scatter') };
 }
 
 /**

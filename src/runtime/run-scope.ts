@@ -9,7 +9,7 @@ import { Semaphore } from './semaphore.ts';
 
 /** Per-run state of one prepared DAG: the semaphores and batchers of its placements. */
 export interface Slots {
-  readonly semaphores: (Semaphore | null | undefined)[];
+  readonly semaphores: (Semaphore | undefined)[];
   readonly batchers: unknown[];
 }
 
@@ -55,6 +55,12 @@ export class RunScope {
   private controller: AbortController | undefined;
   private scopeSignal: AbortSignal | undefined;
   private calls: InFlight | undefined;
+  /**
+   * The most items that can execute one task placement at once in this run: unbounded, unless the run's
+   * documents never fan out (see `Prepared.fans`), when its input items (or, in their place, their embedded
+   * children) are all there are. A concurrency limit at least that high is no limit, and gets no semaphore.
+   */
+  mostAtOnce = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly env: RunEnvironment,
@@ -150,22 +156,21 @@ export class RunScope {
   }
 
   /**
-   * The run-wide concurrency limiter of a placement, or undefined when its concurrency is unbounded. For a
-   * task it counts items executing the placement (none for a batch node, whose `maxBatch` is its limit); for
-   * a scatter it counts the children in flight across every item of the run.
+   * The run-wide concurrency limiter of a placement, or undefined when its concurrency is unbounded or no
+   * lower than {@link mostAtOnce}. For a task it counts items executing the placement (none for a batch node,
+   * whose `maxBatch` is its limit); for a scatter it counts the children in flight across every item of the
+   * run.
    */
   semaphoreOf(prep: Prepared, at: CompiledPlacement): Semaphore | undefined {
+    const limit = prep.limits[at.index];
+    if (limit === undefined || limit >= this.root.mostAtOnce) return undefined;
     const slots = this.slotsOf(prep);
     let semaphore = slots.semaphores[at.index];
     if (semaphore === undefined) {
-      const limit =
-        at.placement.kind === 'task' && prep.nodes[at.index]?.batch
-          ? Number.POSITIVE_INFINITY
-          : prep.timings[at.index]?.concurrency;
       // Bound to the run's own signal: a cancelled scope's waiters leave through their own signal.
-      semaphore = limit !== undefined && Number.isFinite(limit) ? new Semaphore(limit, this.root) : null;
+      semaphore = new Semaphore(limit, this.root);
       slots.semaphores[at.index] = semaphore;
     }
-    return semaphore ?? undefined;
+    return semaphore;
   }
 }
