@@ -8,7 +8,6 @@
  * one of them moves the item. What the wait does (token, deadline, events, outcomes) is the await kind's
  * (`kinds/await.ts`); this module only holds the item.
  */
-
 import type { Queue } from 'bullmq';
 import type { GivenAnswer } from '../awaits/answer-check.ts';
 import { checkAnswer } from '../awaits/answer-check.ts';

@@ -24,13 +24,23 @@ export class KnownModelsCache {
 
   constructor(private readonly registry: NodeRegistry) {}
 
-  /** The loaded models of `spec`, from run `runId` when they were not loaded yet. */
+  /**
+   * The loaded models of `spec`, from run `runId` when they were not loaded yet. A load another run started
+   * that fails is tried again for this one, so that the error this run gets names it.
+   */
   of(spec: RunSpec, runId: string): Promise<KnownModels> {
-    return this.known.of(modelsKey(spec), () =>
-      loadSpecModels(spec, runId).then((models) => ({
-        models,
-        admissions: new WorkerAdmissions(this.registry, models.library, models.policy),
-      })),
-    );
+    const key = modelsKey(spec);
+    let mine = false;
+    const load = () => {
+      mine = true;
+      return this.load(spec, runId);
+    };
+    const kept = this.known.of(key, load);
+    return mine ? kept : kept.catch(() => this.known.of(key, () => this.load(spec, runId)));
+  }
+
+  private async load(spec: RunSpec, runId: string): Promise<KnownModels> {
+    const models = await loadSpecModels(spec, runId);
+    return { models, admissions: new WorkerAdmissions(this.registry, models.library, models.policy) };
   }
 }

@@ -13,7 +13,6 @@
  * doubled up to 1 s), so across workers the order among those is only roughly their arrival. A job that
  * waits at a gate holds its worker's job slot meanwhile.
  */
-
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { tellPassed } from '../gates/gate-events.ts';

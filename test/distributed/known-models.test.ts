@@ -59,6 +59,20 @@ describe('the models a worker keeps', () => {
     await expect(two).rejects.toThrow(/run 'run-2'/);
   });
 
+  it('tells each run whose documents do not load of its own run, when the runs load them at once', async () => {
+    const cache = new KnownModelsCache(registry);
+    const broken = { ...specFor('urn:test:a'), dag: { '@context': 'urn:none', name: 42 } };
+    const [one, two] = await Promise.allSettled([cache.of(broken, 'run-1'), cache.of(broken, 'run-2')]);
+    expect(one).toMatchObject({
+      status: 'rejected',
+      reason: { message: expect.stringMatching(/run 'run-1'/) },
+    });
+    expect(two).toMatchObject({
+      status: 'rejected',
+      reason: { message: expect.stringMatching(/run 'run-2'/) },
+    });
+  });
+
   it('keeps the 32 most recently used and lets the least recently used go', async () => {
     const cache = new KnownModelsCache(registry);
     const kept: Awaited<ReturnType<KnownModelsCache['of']>>[] = [];
