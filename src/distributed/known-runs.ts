@@ -1,7 +1,5 @@
-import type { Redis } from 'ioredis';
-import type { Clock, Random } from '../policy/types.ts';
-import type { NodeRegistry } from '../runtime/node.ts';
 import type { RunEnvironment } from '../runtime/runner.ts';
+import type { ProcessorSetup } from './item-processor.ts';
 import type { KnownRun } from './job-scope.ts';
 import { KeptLoads } from './kept-loads.ts';
 import { runKeys } from './keys.ts';
@@ -9,16 +7,11 @@ import { KnownModelsCache } from './known-models.ts';
 import type { RedisGates } from './redis-gates.ts';
 import { loadedSpec, readSpecJson } from './run-spec.ts';
 
-/** What a worker reads its runs with, and hands their nodes. */
-export interface KnownRunsSetup {
-  readonly redis: Redis;
-  readonly prefix: string;
-  readonly registry: NodeRegistry;
-  readonly services: unknown;
-  readonly clock: Clock;
-  readonly random: Random;
-  readonly gates: RedisGates;
-}
+/** What a worker reads its runs with (its processor's setup), and the gates it hands their items. */
+export type KnownRunsSetup = Pick<
+  ProcessorSetup,
+  'redis' | 'prefix' | 'registry' | 'services' | 'clock' | 'random'
+> & { readonly gates: RedisGates };
 
 /**
  * How many runs a worker keeps read at most. A run let go while it still has jobs is read again by its next

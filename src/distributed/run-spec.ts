@@ -61,22 +61,19 @@ function policyJson(policy: RuntimePolicy): unknown {
   return json;
 }
 
-/** A run spec read back by a worker: the models and the policy, ready to admit. */
-export interface LoadedSpec {
-  readonly dag: Dag;
-  readonly library: ReturnType<typeof libraryOf>;
-  readonly policy: RuntimePolicy;
-  readonly deadlineAt: number | undefined;
-  readonly items: number;
-  /** The `traceparent` of the run's span, when the run is traced. */
-  readonly trace: string | undefined;
-}
-
 /** The documents and policy of a loaded spec: what runs of the same documents under the same policy share. */
 export interface SpecModels {
   readonly dag: Dag;
   readonly library: ReturnType<typeof libraryOf>;
   readonly policy: RuntimePolicy;
+}
+
+/** A run spec read back by a worker: the models and the policy, ready to admit, and the run's own fields. */
+export interface LoadedSpec extends SpecModels {
+  readonly deadlineAt: number | undefined;
+  readonly items: number;
+  /** The `traceparent` of the run's span, when the run is traced. */
+  readonly trace: string | undefined;
 }
 
 /** Reads the spec of run `runId` from `key`, unloaded; refuses a missing run or a newer format. */
@@ -113,9 +110,7 @@ export async function loadSpecModels(spec: RunSpec, runId: string): Promise<Spec
 /** The run's own fields of `spec` beside its loaded `models`. */
 export function loadedSpec(spec: RunSpec, models: SpecModels): LoadedSpec {
   return {
-    dag: models.dag,
-    library: models.library,
-    policy: models.policy,
+    ...models,
     deadlineAt: spec.deadlineAt ?? undefined,
     items: spec.items,
     trace: typeof spec.trace === 'string' ? spec.trace : undefined,

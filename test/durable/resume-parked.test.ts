@@ -40,17 +40,23 @@ interface Interrupted {
   readonly executions: readonly string[];
 }
 
+/** What happens between the two processes of {@link interrupted}. */
+interface Between {
+  /** Rewrites what process 1 left (as an older engine recorded it). */
+  readonly edit?: (left: readonly ItemCheckpoint[]) => Promise<void>;
+  /** Process 2's wall clock starts this long before the time process 1 stopped (a host behind); default 0. */
+  readonly behindMs?: number;
+}
+
 /**
- * Runs `dag` over `items` in process 1 until `stop` sees its event (the run is aborted there), hands what it
- * left to `edit` (an older engine's records), then resumes it in process 2, whose wall clock starts `behindMs`
- * before the time process 1 stopped (a host whose clock is behind).
+ * Runs `dag` over `items` in process 1 until `stop` sees its event (the run is aborted there), does what
+ * `between` says, then resumes it in process 2.
  */
 async function interrupted(
   store: RunStore,
   run: { readonly dag: Dag; readonly items: readonly Record<string, unknown>[]; readonly runId: string },
   stop: (event: RunEvent) => boolean,
-  edit?: (left: readonly ItemCheckpoint[]) => Promise<void>,
-  behindMs = 0,
+  { edit, behindMs = 0 }: Between = {},
 ): Promise<Interrupted> {
   const log = newLog();
   const p1 = { n: 1, clock: processClock(), dead: () => false };
@@ -232,7 +238,7 @@ describe.each(STORES)('a resumed run parks its parents again on their children (
     '%s resumed on a host whose clock is behind the stopped one ends its placement with no negative duration',
     async (_what, scenario, stop, placement) => {
       const store = await open();
-      const run = await interrupted(store, scenario, stop, undefined, 3_600_000);
+      const run = await interrupted(store, scenario, stop, { behindMs: 3_600_000 });
       expect(outcomeOf(run.result)).toEqual(outcomeOf(await uninterrupted(open, scenario)));
       const end = run.events.find(
         (e) => e.type === 'placement.end' && e.item === '1' && e.placement === placement,
@@ -249,7 +255,7 @@ describe.each(STORES)('a resumed run parks its parents again on their children (
     '%s whose parent was recorded without its fan out enters the placement again, with the same result',
     async (_what, scenario, stop, placement) => {
       const store = await open();
-      const run = await interrupted(store, scenario, stop, withoutFan(store, '1'));
+      const run = await interrupted(store, scenario, stop, { edit: withoutFan(store, '1') });
       expect(outcomeOf(run.result)).toEqual(outcomeOf(await uninterrupted(open, scenario)));
       expect(starts(run.events, '1', placement)).toBe(2);
       await store.close();

@@ -32,19 +32,17 @@ function countingNode(id: string) {
   return { node, seen };
 }
 
-const flat = dag('urn:test:limit:flat', { name: 'flat', version: '1' })
-  .entry('work')
-  .task('work', 'urn:test:limit:work')
-  .route('ok', 'done')
-  .terminal('done', 'completed')
-  .build();
+/** A document of one task, `work`, running the counting node. */
+const oneTask = (iri: string) =>
+  dag(iri, { name: 'one task', version: '1' })
+    .entry('work')
+    .task('work', 'urn:test:limit:work')
+    .route('ok', 'done')
+    .terminal('done', 'completed')
+    .build();
 
-const inner = dag('urn:test:limit:inner', { name: 'inner', version: '1' })
-  .entry('work')
-  .task('work', 'urn:test:limit:work')
-  .route('ok', 'done')
-  .terminal('done', 'completed')
-  .build();
+const flat = oneTask('urn:test:limit:flat');
+const inner = oneTask('urn:test:limit:inner');
 
 const embedding = dag('urn:test:limit:outer', { name: 'outer', version: '1' })
   .entry('inner')
