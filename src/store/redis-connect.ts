@@ -51,7 +51,9 @@ export function redisAt(redis: Redis): string {
 export async function connectRedis(target: string | Redis, options: RedisStoreOptions): Promise<Connected> {
   if (typeof target !== 'string') return { redis: target, location: redisAt(target), owned: false };
   const location = redisLocation(target);
-  if (!/^rediss?:\/\//.test(target)) {
+  // ioredis parses the URL with `new URL` and throws its TypeError as it is: a URL it cannot parse (an
+  // unclosed IPv6 bracket, a port out of range) is refused here with the same line as one of another scheme.
+  if (!/^rediss?:\/\//.test(target) || !URL.canParse(target)) {
     throw new SwitchyardError(
       'E_STORE_UNREACHABLE',
       `'${location}' is not a Redis URL; give one as redis://host:port (or rediss:// for TLS)`,

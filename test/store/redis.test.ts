@@ -82,5 +82,11 @@ describe('Redis store: several writers and a missing server', () => {
     expect((error as Error).message).not.toContain('\n');
     const bad = await openRedisStore('http://127.0.0.1:6379').catch((e: unknown) => e);
     expect(isSwitchyardError(bad) && bad.code).toBe('E_STORE_UNREACHABLE');
+    // URLs of the right scheme that no URL parser takes: ioredis would throw its parser's TypeError.
+    for (const url of ['redis://[::1', 'redis://127.0.0.1:99999', 'rediss://a b:6379']) {
+      const unparsed = await openRedisStore(url).catch((e: unknown) => e);
+      expect(isSwitchyardError(unparsed) && unparsed.code, url).toBe('E_STORE_UNREACHABLE');
+      expect((unparsed as Error).message, url).toContain('is not a Redis URL');
+    }
   });
 });
