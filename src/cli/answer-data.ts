@@ -44,7 +44,8 @@ export async function readAnswerData(
   if (text === undefined) return undefined;
   let source = text;
   let where = '--data';
-  if (isDash(text)) {
+  // `@-` as `run --input @-` reads it.
+  if (isDash(text) || text === '@-') {
     where = STDIN_NAME;
     source = await readStdin(
       io,

@@ -74,6 +74,8 @@ function singleFormat(output: string, format: string | undefined, io: CliIO): Re
     }
     return chosen;
   }
+  // An unknown --format is named as such, before it is compared with the path's extension.
+  if (format !== undefined) oneOf(format.toLowerCase(), RENDER_FORMATS, 'svg', '--format');
   const fromPath = formatOfPath(output);
   if (format !== undefined && format.toLowerCase() !== fromPath) {
     throw new SwitchyardError(

@@ -113,6 +113,16 @@ describe('- for the other files a command reads', () => {
     );
     expect(result.code, result.err).toBe(0);
     expect(JSON.parse(result.out).items).toHaveLength(2);
+    // `--input -` as well: no JSON text is `-`.
+    const dash = await runCli(
+      ['run', 'cv.jsonld', '--nodes', NODES, '--no-store', '--input', '-', '--json'],
+      dir,
+      {
+        stdin: items,
+      },
+    );
+    expect(dash.code, dash.err).toBe(0);
+    expect(JSON.parse(dash.out).items).toHaveLength(2);
     expectOneLine(
       await runCli(['run', 'cv.jsonld', '--nodes', NODES, '--no-store', '--input', '@-'], dir, {
         stdin: '{\n"a": }',
@@ -149,6 +159,7 @@ describe('- for the other files a command reads', () => {
     const cases = [
       ['run', '-', '--nodes', NODES, '--input', '@-'],
       ['run', 'cv.jsonld', '--nodes', NODES, '--input', '@-', '--policy', '-'],
+      ['run', 'cv.jsonld', '--nodes', NODES, '--input', '-', '--policy', '-'],
       ['inspect', '-', '--policy', '-'],
       ['render', '-', '--trace', '-', '-o', 'x.mmd'],
     ];

@@ -250,6 +250,13 @@ describe('render refuses special and non-writable paths at once', () => {
   it('-o x.svg --format png is refused, naming both', async () => {
     const result = await runCli(['render', 'cv.jsonld', '-o', 'f.svg', '--format', 'png'], dir);
     expectOneLine(result, EXIT_USAGE, /^switchyard: -o f\.svg says svg but --format says png: /);
+    // An unknown format is named as unknown, not offered as the path's extension.
+    const unknown = await runCli(['render', 'cv.jsonld', '-o', 'f.svg', '--format', 'bogus'], dir);
+    expectOneLine(
+      unknown,
+      EXIT_USAGE,
+      /^switchyard: --format bogus is not supported: use one of svg, png, mmd/,
+    );
     const agreeing = await runCli(['render', 'cv.jsonld', '-o', 'f.mmd', '--format', 'mmd'], dir);
     expect(agreeing.code, agreeing.err).toBe(0);
     expect(await readFile(join(dir, 'f.mmd'), 'utf8')).toMatch(/^%%\{init/);

@@ -42,7 +42,7 @@ export function registerAnswer(program: Command, io: CliIO, setExit: SetExit): v
     .argument('<output>', 'one of the answers the await placement expects, e.g. approved')
     .option(
       '--data <json>',
-      'data for the item, kept at the placement’s into: JSON, @file.json, or - for standard input',
+      'data for the item, kept at the placement’s into: JSON, @file.json, or - (or @-) for standard input',
     )
     .option('--nodes <module>', `${NODES_HELP}, to resume a run that waits with no process`)
     .option('--no-resume', 'record the answer only; the run takes it when it is resumed')

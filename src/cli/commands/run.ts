@@ -53,7 +53,7 @@ export interface RunCommandOptions {
  * recorded in that Redis: this process prints the run id and how to follow it, and exits 0 once the run is
  * submitted; with `--wait` it follows the run's events instead and prints the summary a local run prints.
  *
- * `-` reads the document from standard input, as `--input @-` and `--policy -` read theirs (one of them per
+ * `-` reads the document from standard input, as `--input @-` (or `-`) and `--policy -` read theirs (one of them per
  * command line); `--events -` writes the events to standard output, and the summary then goes to stderr.
  * On a terminal a progress line counts the items ended and counts down each wait; `--progress` prints it as
  * plain lines off a terminal too, `--no-progress` hides it.
@@ -72,7 +72,9 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
     .option('--nodes <module>', `${NODES_HELP} (required, except with --redis: the workers have the nodes)`)
     .option(
       '--input <json>',
-      'the input: JSON (an object, or an array of objects for several items), @file.json, or @- for standard input (default: {})',
+      'the input: JSON (an object, or an array of objects for several items), @file.json, or @- (or -) for standard input (default: {})',
+      // No JSON text is `-`: it reads standard input, as `-` does wherever a command reads a file.
+      (value: string) => (value === '-' ? '@-' : value),
     )
     .option('--policy <file>', `${POLICY_HELP} (default: <dag-stem>.policy.json beside the DAG, if any)`)
     .option('--events <file>', EVENTS_STDOUT_HELP)
