@@ -1,10 +1,20 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/**
+ * The test files that build `dist/` again while they run (`npm run build`, `npm pack`), which swaps the
+ * folder: each runs alone, before every other file, so that no other file runs the compiled programs while
+ * their folder is replaced.
+ */
+const REBUILDING = [
+  'test/readme/readme.test.ts',
+  'test/package/packed-install.test.ts',
+  'test/package/without-scripts.test.ts',
+];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     // Programs that keep data in the user's data folder (the Archivist's history) keep it in a scratch
     // folder while tested, never in the home of whoever runs the tests.
@@ -15,5 +25,20 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // The JSON report is what .ci/run reads to print its closing "N passed, N failed" line.
     reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
+    projects: [
+      ...REBUILDING.map((file, i) => ({
+        extends: true as const,
+        test: { name: `rebuilds dist ${i + 1}`, include: [file], sequence: { groupOrder: i } },
+      })),
+      {
+        extends: true as const,
+        test: {
+          name: 'the rest',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...REBUILDING],
+          sequence: { groupOrder: REBUILDING.length },
+        },
+      },
+    ],
   },
 });
