@@ -29,7 +29,7 @@ export function durableW1(options: TargetOptions, root: string): Measured {
     before: '2.3×',
     note:
       `${(f.engine.us / f.hand.us).toFixed(2)}× wall; median of ${reps} after ${f.warmup} × ${options.durableRuns} runs; ` +
-      `repetitions 3–${f.warmup}: ${(f.early.engine.cpuUs / f.early.hand.cpuUs).toFixed(2)}× (engine ${us(f.early.engine.cpuUs)}, ` +
+      `repetitions ${f.early.from}–${f.warmup}: ${(f.early.engine.cpuUs / f.early.hand.cpuUs).toFixed(2)}× (engine ${us(f.early.engine.cpuUs)}, ` +
       `still being optimised); a run writes ${f.written}`,
   };
 }

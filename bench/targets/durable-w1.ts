@@ -14,8 +14,11 @@ import { durableW1Runs, type Figures, figuresOf, type Sample } from '../durable-
 export interface DurableW1Figures {
   readonly hand: Figures;
   readonly engine: Figures;
-  /** Repetitions 3 to {@link WARMUP}, while V8 still optimises the engine's code on its helper threads. */
-  readonly early: { readonly hand: Figures; readonly engine: Figures };
+  /**
+   * Repetitions `from` (counted from 1) to {@link WARMUP}, while V8 still optimises the engine's code on its
+   * helper threads.
+   */
+  readonly early: { readonly hand: Figures; readonly engine: Figures; readonly from: number };
   /** The repetitions run before the measured ones. */
   readonly warmup: number;
   readonly written: string;
@@ -60,7 +63,7 @@ async function main(runs: number, reps: number): Promise<DurableW1Figures> {
     return {
       hand: figuresOf(hand),
       engine: figuresOf(engine),
-      early: { hand: figuresOf(early.hand), engine: figuresOf(early.engine) },
+      early: { hand: figuresOf(early.hand), engine: figuresOf(early.engine), from: EARLY_FROM + 1 },
       warmup: WARMUP,
       written: await w1.writesPerRun(),
     };

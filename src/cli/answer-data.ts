@@ -9,7 +9,7 @@ import { SwitchyardError } from '../errors.ts';
 import type { CliIO } from './io.ts';
 import { fileNotFound, isNotFound, notJson } from './messages.ts';
 import { displayPath } from './output.ts';
-import { isDash, readStdin, STDIN_NAME } from './stdio.ts';
+import { namesStdin, readStdin, STDIN_NAME } from './stdio.ts';
 
 /** The text of a data file, refused with one line when it is missing or no regular file. */
 async function dataFile(path: string, cwd: string): Promise<string> {
@@ -44,8 +44,7 @@ export async function readAnswerData(
   if (text === undefined) return undefined;
   let source = text;
   let where = '--data';
-  // `@-` as `run --input @-` reads it.
-  if (isDash(text) || text === '@-') {
+  if (namesStdin(text)) {
     where = STDIN_NAME;
     source = await readStdin(
       io,

@@ -75,12 +75,13 @@ function singleFormat(output: string, format: string | undefined, io: CliIO): Re
     return chosen;
   }
   // An unknown --format is named as such, before it is compared with the path's extension.
-  if (format !== undefined) oneOf(format.toLowerCase(), RENDER_FORMATS, 'svg', '--format');
+  const asked =
+    format === undefined ? undefined : oneOf(format.toLowerCase(), RENDER_FORMATS, 'svg', '--format');
   const fromPath = formatOfPath(output);
-  if (format !== undefined && format.toLowerCase() !== fromPath) {
+  if (asked !== undefined && asked !== fromPath) {
     throw new SwitchyardError(
       'E_USAGE',
-      `-o ${output} says ${fromPath} but --format says ${format}: drop --format or give -o a .${format.toLowerCase()} path`,
+      `-o ${output} says ${fromPath} but --format says ${format}: drop --format or give -o a .${asked} path`,
     );
   }
   return fromPath;

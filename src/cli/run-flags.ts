@@ -10,7 +10,7 @@ import type { Clock, Random } from '../policy/types.ts';
 import { createVirtualClock } from '../policy/virtual-clock.ts';
 import type { CliIO } from './io.ts';
 import { wholeNumber } from './messages.ts';
-import { claimStdin, isDash } from './stdio.ts';
+import { claimStdin, isDash, namesStdin } from './stdio.ts';
 
 /** The options of `run` and `resume` that {@link runFlags} reads. */
 export interface RunFlagOptions {
@@ -68,7 +68,7 @@ export interface RunStdioOptions {
 export function claimRunStdio(dag: string | undefined, options: RunStdioOptions): void {
   claimStdin([
     { flag: '<dag> -', used: isDash(dag) },
-    { flag: '--input @-', used: options.input === '@-' },
+    { flag: `--input ${options.input}`, used: namesStdin(options.input) },
     { flag: '--policy -', used: isDash(options.policy) },
   ]);
   if (isDash(options.events) && options.json === true) {

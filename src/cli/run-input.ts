@@ -6,13 +6,10 @@ import { admitItemData } from '../runtime/item-data.ts';
 import type { CliIO } from './io.ts';
 import { fileNotFound, isNotFound, notJson } from './messages.ts';
 import { displayPath } from './output.ts';
-import { readStdin, STDIN_NAME } from './stdio.ts';
+import { namesStdin, readStdin, STDIN_NAME } from './stdio.ts';
 
-/** The text of `--input @<file>`: a regular file's, or standard input's for `@-`. */
-async function inputFile(path: string, io: Pick<CliIO, 'cwd' | 'stdin' | 'err'>): Promise<string> {
-  if (path === '-') {
-    return readStdin(io, 'the input', `echo '{"topic":"x"}' | switchyard run dag.jsonld --input @-`);
-  }
+/** The text of `--input @<file>`: a regular file's. */
+async function inputFile(path: string, io: Pick<CliIO, 'cwd'>): Promise<string> {
   const file = resolve(io.cwd, path);
   const shown = displayPath(file, io.cwd);
   // Reading a FIFO or a device would wait for ever.
@@ -34,7 +31,7 @@ async function inputFile(path: string, io: Pick<CliIO, 'cwd' | 'stdin' | 'err'>)
 }
 
 /**
- * Parses `--input`: JSON text, `@file.json`, or `@-` for standard input; an object is one item, a non-empty
+ * Parses `--input`: JSON text, `@file.json`, or `@-` (or `-`) for standard input; an object is one item, a non-empty
  * array of objects is several. Without `--input` (`text` undefined) the run has one empty item. Data that
  * item data cannot hold is refused with `E_ITEM_DATA`, naming `--input` (or its file) and the item.
  */
@@ -45,8 +42,11 @@ export async function readInput(
   if (text === undefined) return [{}];
   let source = text;
   let where = '--input';
-  if (text.startsWith('@')) {
-    where = text === '@-' ? STDIN_NAME : displayPath(text.slice(1), io.cwd);
+  if (namesStdin(text)) {
+    where = STDIN_NAME;
+    source = await readStdin(io, 'the input', `echo '{"topic":"x"}' | switchyard run dag.jsonld --input @-`);
+  } else if (text.startsWith('@')) {
+    where = displayPath(text.slice(1), io.cwd);
     source = await inputFile(text.slice(1), io);
   }
   let value: unknown;

@@ -20,6 +20,14 @@ export function isDash(path: string | undefined): boolean {
   return path === DASH;
 }
 
+/**
+ * True when a flag that takes JSON text or `@file` (`run --input`, `answer --data`) names standard input:
+ * `@-`, or `-`, which no JSON text is.
+ */
+export function namesStdin(text: string | undefined): boolean {
+  return text === DASH || text === `@${DASH}`;
+}
+
 /** One place of a command line that may name standard input: the flag as the user wrote it, and whether it does. */
 export interface StdinUse {
   /** As the user would write it: `<dag> -`, `--input @-`, `--policy -`. */

@@ -73,8 +73,6 @@ export function registerRun(program: Command, io: CliIO, setExit: SetExit): void
     .option(
       '--input <json>',
       'the input: JSON (an object, or an array of objects for several items), @file.json, or @- (or -) for standard input (default: {})',
-      // No JSON text is `-`: it reads standard input, as `-` does wherever a command reads a file.
-      (value: string) => (value === '-' ? '@-' : value),
     )
     .option('--policy <file>', `${POLICY_HELP} (default: <dag-stem>.policy.json beside the DAG, if any)`)
     .option('--events <file>', EVENTS_STDOUT_HELP)
