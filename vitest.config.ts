@@ -3,14 +3,16 @@ import { join } from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
- * The test files that build `dist/` again while they run (`npm run build`, `npm pack`), which swaps the
- * folder: each runs alone, before every other file, so that no other file runs the compiled programs while
- * their folder is replaced.
+ * The test files that run alone, before every other file: those that build `dist/` again while they run
+ * (`npm run build`, `npm pack`), which swaps the folder, so that no other file runs the compiled programs
+ * while it is replaced; and the one whose processes contend for one store within its busy timeout, which
+ * another file's load beside it can push past.
  */
 const REBUILDING = [
   'test/readme/readme.test.ts',
   'test/package/packed-install.test.ts',
   'test/package/without-scripts.test.ts',
+  'test/archivist/store-contention.test.ts',
 ];
 
 export default defineConfig({
@@ -28,7 +30,7 @@ export default defineConfig({
     projects: [
       ...REBUILDING.map((file, i) => ({
         extends: true as const,
-        test: { name: `rebuilds dist ${i + 1}`, include: [file], sequence: { groupOrder: i } },
+        test: { name: `alone ${i + 1}`, include: [file], sequence: { groupOrder: i } },
       })),
       {
         extends: true as const,
